@@ -1,0 +1,50 @@
+# Thin targets: each one calls one `translator` (or pytest/ruff) command in .venv.
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+PRESET ?= default
+EPOCHS ?=
+DATA ?=
+MODEL ?= saved_models/en-es
+SENTENCE ?= Where is the train station?
+BEAM ?=
+
+.PHONY: install data train translate evaluate export serve test lint bench notebooks
+
+install: $(STAMP)
+
+$(STAMP): setup.cfg pyproject.toml
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -e ".[dev,serve]"
+	touch $(STAMP)
+
+data: $(STAMP)
+	$(PY) -m translator data $(if $(DATA),--data "$(DATA)")
+
+train: $(STAMP)
+	$(PY) -m translator train --preset $(PRESET) $(if $(EPOCHS),--epochs $(EPOCHS)) $(if $(DATA),--data "$(DATA)")
+
+translate: $(STAMP)
+	$(PY) -m translator translate --model "$(MODEL)" $(if $(BEAM),--beam $(BEAM)) "$(SENTENCE)"
+
+evaluate: $(STAMP)
+	$(PY) -m translator evaluate --model "$(MODEL)" $(if $(DATA),--data "$(DATA)")
+
+export: $(STAMP)
+	$(PY) -m translator export --model "$(MODEL)"
+
+serve: $(STAMP)
+	$(PY) -m translator serve --model "$(MODEL)"
+
+test: $(STAMP)
+	$(PY) -m pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check translator tests bench
+
+bench: $(STAMP)
+	$(PY) -m bench --model "$(MODEL)"
+
+notebooks: $(STAMP)
+	$(VENV)/bin/jupyter notebook notebooks/

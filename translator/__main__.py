@@ -1,0 +1,3 @@
+from translator.cli import main
+
+raise SystemExit(main())

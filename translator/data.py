@@ -1,0 +1,178 @@
+"""Find, verify, parse, de-duplicate and split the English-Spanish corpus.
+
+The corpus is the Tatoeba sentence pairs packaged by manythings.org/anki
+(CC-BY 2.0): `spa-eng/spa.txt`, one `English<TAB>Spanish` pair a line.
+"""
+
+import hashlib
+import os
+import unicodedata
+import zipfile
+from pathlib import Path
+
+import keras
+
+CORPUS_URL = "http://storage.googleapis.com/download.tensorflow.org/data/spa-eng.zip"
+CORPUS_FILENAME = "spa-eng.zip"
+CORPUS_MEMBER = "spa-eng/spa.txt"
+# sha256 of spa-eng/spa.txt inside the canonical archive (118,964 pairs).
+CORPUS_SHA256 = "6ec60e212f812ee3430f7568ea6f33b6fb080e32193c5952e8da0ee8ba45574c"
+DATA_ENV = "TRANSLATOR_DATA"
+DEFAULT_CACHE = Path(__file__).resolve().parent.parent / "data"
+SPLITS = ("train", "val", "test")
+
+
+class DataError(ValueError):
+    """The corpus is missing, corrupt or malformed; the message says where."""
+
+
+def find_corpus(path=None, cache_dir=DEFAULT_CACHE, url=CORPUS_URL):
+    """Returns the path of the corpus, looking in order at:
+
+    1. `path`, a user's own corpus (`.zip`, `.txt` or `.tsv`), taken as it is;
+    2. the `TRANSLATOR_DATA` environment variable, likewise;
+    3. `cache_dir/spa-eng.zip`, the canonical archive downloaded earlier;
+    4. a fresh download of the canonical archive into `cache_dir`.
+
+    The canonical archive (3 and 4) is checked against its sha256.
+    """
+    for given, source in ((path, "path"), (os.environ.get(DATA_ENV), DATA_ENV)):
+        if given:
+            given = Path(given).expanduser()
+            if not given.is_file():
+                raise DataError(f"corpus not found: {given} (from {source})")
+            return given
+    cache_dir = Path(cache_dir)
+    cached = cache_dir / CORPUS_FILENAME
+    if not cached.is_file():
+        try:
+            keras.utils.get_file(
+                fname=CORPUS_FILENAME, origin=url, cache_dir=str(cache_dir), cache_subdir="."
+            )
+        except Exception as error:
+            cached.unlink(missing_ok=True)
+            raise DataError(
+                f"could not download {url} ({error}); with no network, point "
+                f"{DATA_ENV} or --data at a local spa-eng.zip"
+            ) from None
+    try:
+        verify_canonical(cached)
+    except DataError:
+        cached.unlink(missing_ok=True)
+        raise
+    return cached
+
+
+def verify_canonical(zip_path):
+    try:
+        with zipfile.ZipFile(zip_path) as archive:
+            digest = hashlib.sha256(archive.read(CORPUS_MEMBER)).hexdigest()
+    except (zipfile.BadZipFile, KeyError) as error:
+        raise DataError(f"{zip_path} is not the canonical spa-eng.zip ({error}); removed it") from None
+    if digest != CORPUS_SHA256:
+        raise DataError(
+            f"checksum mismatch for {CORPUS_MEMBER} in {zip_path}: sha256 {digest}, "
+            f"expected {CORPUS_SHA256}; removed it, run again to download afresh"
+        )
+
+
+def read_lines(path):
+    """The raw lines of a corpus file: a plain text file, or the one text member of a zip."""
+    path = Path(path)
+    if path.suffix != ".zip":
+        return path.read_bytes().splitlines()
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = [n for n in archive.namelist() if n.endswith((".txt", ".tsv"))]
+            names = [n for n in names if not n.endswith("_about.txt")]
+            if CORPUS_MEMBER in names:
+                names = [CORPUS_MEMBER]
+            if len(names) != 1:
+                raise DataError(f"{path}: expected one .txt/.tsv file of pairs inside, found {names}")
+            return archive.read(names[0]).splitlines()
+    except zipfile.BadZipFile:
+        raise DataError(f"{path} is not a readable zip archive") from None
+
+
+def normalize(text):
+    return unicodedata.normalize("NFC", text).strip()
+
+
+def parse_pairs(lines, skip_malformed=False, source="corpus"):
+    """Parses `English<TAB>Spanish[<TAB>attribution]` lines into unique pairs.
+
+    Text is NFC-normalised and stripped; blank lines are skipped and exact
+    duplicate pairs dropped. A malformed line (wrong column count, an empty
+    side, bytes that are not UTF-8) raises `DataError` naming its line number,
+    or with `skip_malformed=True` is skipped and counted.
+
+    Returns:
+        `(pairs, skipped)`: a list of `(english, spanish)` and the number of
+        malformed lines skipped.
+    """
+    pairs, seen, skipped = [], set(), 0
+    for number, raw in enumerate(lines, start=1):
+        try:
+            line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+            problem = None
+        except UnicodeDecodeError:
+            problem = "is not valid UTF-8"
+        if problem is None:
+            if not line.strip():
+                continue
+            columns = [normalize(column) for column in line.rstrip("\r\n").split("\t")]
+            if len(columns) not in (2, 3):
+                problem = f"has {len(columns)} tab-separated columns, expected 2 (or 3 with attribution)"
+            elif not columns[0] or not columns[1]:
+                problem = "has an empty English or Spanish side"
+        if problem:
+            if not skip_malformed:
+                raise DataError(f"{source}, line {number} {problem} (skip such lines with --skip-malformed)")
+            skipped += 1
+            continue
+        pair = (columns[0], columns[1])
+        if pair not in seen:
+            seen.add(pair)
+            pairs.append(pair)
+    return pairs, skipped
+
+
+def load_pairs(path=None, skip_malformed=False):
+    """Finds the corpus (see `find_corpus`) and parses it. Returns `(pairs, skipped)`."""
+    path = find_corpus(path)
+    return parse_pairs(read_lines(path), skip_malformed=skip_malformed, source=str(path))
+
+
+def split_of(english, val_fraction=0.15, test_fraction=0.15):
+    """The split a source sentence belongs to, from a hash of its normalised text.
+
+    Hashing the source, not the pair, keeps every translation of one English
+    sentence in one split, so the test set never holds a sentence trained on.
+    """
+    key = " ".join(normalize(english).lower().split())
+    bucket = int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:8], "big") / 2**64
+    if bucket < test_fraction:
+        return "test"
+    if bucket < test_fraction + val_fraction:
+        return "val"
+    return "train"
+
+
+def split_pairs(pairs, val_fraction=0.15, test_fraction=0.15):
+    """Splits pairs deterministically into `{"train": [...], "val": [...], "test": [...]}`."""
+    if not (0 <= val_fraction and 0 <= test_fraction and val_fraction + test_fraction < 1):
+        raise ValueError("val and test fractions must be non-negative and sum to less than 1")
+    splits = {name: [] for name in SPLITS}
+    for pair in pairs:
+        splits[split_of(pair[0], val_fraction, test_fraction)].append(pair)
+    return splits
+
+
+def load_splits(path=None, skip_malformed=False):
+    """The corpus, parsed and split; prints where it came from and the counts."""
+    pairs, skipped = load_pairs(path, skip_malformed=skip_malformed)
+    splits = split_pairs(pairs)
+    counts = ", ".join(f"{name} {len(splits[name]):,}" for name in SPLITS)
+    note = f" ({skipped:,} malformed lines skipped)" if skipped else ""
+    print(f"corpus: {len(pairs):,} unique pairs{note}: {counts}")
+    return splits

@@ -1,0 +1,124 @@
+"""The sequence-to-sequence Transformer: source ids and target ids in, next-token logits out."""
+
+import dataclasses
+
+import keras
+from keras import ops
+
+from translator import masks
+from translator.config import Config
+from translator.layers import PositionalEmbedding, TransformerDecoder, TransformerEncoder
+
+
+@keras.saving.register_keras_serializable(package="translator")
+class Transformer(keras.Model):
+    """Encoder-decoder Transformer built from a `Config`.
+
+    `call({"encoder_inputs": source_ids, "decoder_inputs": target_ids})` gives
+    logits `(batch, target_length, target_vocab_size)`; the loss applies the
+    softmax. `encode` and `decode` are the two halves, for inference.
+
+    Example:
+
+    >>> config = Config(vocab_size=100, embed_dim=16, latent_dim=32, num_heads=2)
+    >>> model = Transformer(config)
+    >>> ids = ops.convert_to_tensor([[4, 9, 2, 0]])
+    >>> model({"encoder_inputs": ids, "decoder_inputs": ids}).shape
+    (1, 4, 100)
+    """
+
+    def __init__(self, config, **kwargs):
+        super().__init__(**kwargs)
+        self.spec = Config(**config) if isinstance(config, dict) else config
+        c = self.spec
+        source_vocab = c.source_vocab_size or c.vocab_size
+        target_vocab = c.target_vocab_size or c.vocab_size
+        self.source_embedding = PositionalEmbedding(
+            c.sequence_length, source_vocab, c.embed_dim, c.positional, mask_zero=False, name="source_embedding"
+        )
+        self.encoder_layers = [
+            TransformerEncoder(c.embed_dim, c.latent_dim, c.num_heads, c.dropout, name=f"encoder_{i}")
+            for i in range(c.num_encoder_layers)
+        ]
+        self.target_embedding = PositionalEmbedding(
+            c.sequence_length, target_vocab, c.embed_dim, c.positional, mask_zero=False, name="target_embedding"
+        )
+        self.decoder_layers = [
+            TransformerDecoder(c.embed_dim, c.latent_dim, c.num_heads, c.dropout, name=f"decoder_{i}")
+            for i in range(c.num_decoder_layers)
+        ]
+        self.final_dropout = keras.layers.Dropout(c.dropout, name="final_dropout")
+        # Logits stay float32 under mixed precision: a float16 softmax over
+        # thousands of words loses the small probabilities.
+        self.logits = keras.layers.Dense(target_vocab, name="logits", dtype="float32")
+
+    def build(self, input_shape=None):
+        ids, vectors = (None, None), (None, None, self.spec.embed_dim)
+        self.source_embedding.build(ids)
+        self.target_embedding.build(ids)
+        for layer in self.encoder_layers:
+            layer.build(vectors)
+        for layer in self.decoder_layers:
+            layer.build(vectors, vectors)
+        self.logits.build(vectors)
+        self.built = True
+
+    def encode(self, source_ids, training=None, return_attention_scores=False):
+        """Source ids `(batch, source_length)` to encoder outputs `(batch, source_length, embed_dim)`."""
+        padding = masks.padding_mask(source_ids)
+        x = self.source_embedding(source_ids)
+        scores = []
+        for layer in self.encoder_layers:
+            x, layer_scores = layer(x, padding_mask=padding, training=training, return_attention_scores=True)
+            scores.append(layer_scores)
+        return (x, scores) if return_attention_scores else x
+
+    def decode(self, target_ids, encoder_outputs, source_padding, training=None, return_attention_scores=False):
+        """Logits for every target position, recomputing the whole prefix (training, and the naive loop)."""
+        padding = masks.padding_mask(target_ids)
+        x = self.target_embedding(target_ids)
+        scores = []
+        for layer in self.decoder_layers:
+            x, layer_scores = layer(
+                x, encoder_outputs, padding_mask=padding, encoder_padding_mask=source_padding,
+                training=training, return_attention_scores=True,
+            )
+            scores.append(layer_scores)
+        logits = self.logits(self.final_dropout(x, training=training))
+        return (logits, scores) if return_attention_scores else logits
+
+    def call(self, inputs, training=None):
+        source_ids, target_ids = inputs["encoder_inputs"], inputs["decoder_inputs"]
+        encoded = self.encode(source_ids, training=training)
+        return self.decode(target_ids, encoded, masks.padding_mask(source_ids), training=training)
+
+    def get_config(self):
+        return {**super().get_config(), "config": dataclasses.asdict(self.spec)}
+
+
+def build_transformer(config):
+    """Returns `(model, encoder, decoder)`.
+
+    `model` is the training model. `encoder` maps source ids to encoder
+    outputs; `decoder` maps `[target_ids, encoder_outputs, source_ids]` to
+    logits. Both share `model`'s weights, so the encoder can run once per
+    sentence and the decoder reuse its output at every step.
+    """
+    model = Transformer(config)
+    model.build()
+    return (model, *inference_models(model))
+
+
+def inference_models(model):
+    """The functional encoder and decoder halves of a (built or loaded) `Transformer`."""
+    source_ids = keras.Input((None,), dtype="int32", name="encoder_inputs")
+    target_ids = keras.Input((None,), dtype="int32", name="decoder_inputs")
+    encoded = keras.Input((None, model.spec.embed_dim), name="encoder_outputs")
+    encoder = keras.Model(source_ids, model.encode(source_ids), name="encoder")
+    logits = model.decode(target_ids, encoded, masks.padding_mask(source_ids))
+    decoder = keras.Model([target_ids, encoded, source_ids], logits, name="decoder")
+    return encoder, decoder
+
+
+def count_parameters(model):
+    return int(sum(ops.size(w) for w in model.weights))

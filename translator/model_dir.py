@@ -1,0 +1,66 @@
+"""A trained model on disk: `saved_models/<name>/`.
+
+    model.keras      the Transformer (weights and architecture, no optimizer state)
+    config.json      the Config it was built from
+    vocab_en.txt     English vocabulary, one token a line
+    vocab_es.txt     Spanish vocabulary
+    truecase.tsv     lower-cased word <TAB> its usual casing
+    metrics.json     training history and, after `evaluate`, the scores
+"""
+
+import json
+from pathlib import Path
+
+import keras
+
+from translator import layers  # noqa: F401  (registers the layers for loading)
+from translator.config import Config
+from translator.model import Transformer
+from translator.text import TextPipeline
+
+MODEL_FILE = "model.keras"
+CONFIG_FILE = "config.json"
+METRICS_FILE = "metrics.json"
+
+
+class ModelDirError(RuntimeError):
+    """The model directory is missing or unreadable; the message says how to make one."""
+
+
+def save(directory, model, pipeline, config):
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    # A fresh copy without the optimizer: Adam's two moment tensors would
+    # triple the file, and inference never needs them.
+    clean = Transformer(config)
+    clean.build()
+    clean.set_weights(model.get_weights())
+    clean.save(directory / MODEL_FILE)
+    config.to_json(directory / CONFIG_FILE)
+    pipeline.save(directory)
+
+
+def load(directory):
+    """Returns `(model, pipeline, config)`, or raises `ModelDirError` naming the path."""
+    directory = Path(directory)
+    hint = f"create it with `make train` (or `translator train --output {directory.parent}`)"
+    if not (directory / MODEL_FILE).is_file():
+        raise ModelDirError(f"no trained model at {directory}: {hint}")
+    try:
+        config = Config.from_json(directory / CONFIG_FILE)
+        model = keras.saving.load_model(directory / MODEL_FILE, safe_mode=True, compile=False)
+        pipeline = TextPipeline.load(directory, config)
+    except Exception as error:  # any unreadable part makes the whole directory unusable
+        raise ModelDirError(f"the model at {directory} is corrupt or incomplete ({error}); {hint}") from None
+    return model, pipeline, config
+
+
+def read_metrics(directory):
+    path = Path(directory) / METRICS_FILE
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def update_metrics(directory, **sections):
+    metrics = read_metrics(directory)
+    metrics.update(sections)
+    (Path(directory) / METRICS_FILE).write_text(json.dumps(metrics, indent=2, ensure_ascii=False) + "\n")

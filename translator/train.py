@@ -1,0 +1,234 @@
+"""Training: tf.data batches bucketed by length, the fit loop, callbacks and strategy.
+
+A run keeps its state in `runs/<name>/` (vocabularies, a backup of every
+epoch, the best weights, TensorBoard logs), so a killed run started again with
+the same command resumes where it stopped. The finished model is written to
+`saved_models/<name>/`.
+"""
+
+import csv
+import json
+import os
+import platform
+import shutil
+import time
+from pathlib import Path
+
+import keras
+import numpy as np
+import tensorflow as tf
+
+from translator import data, model_dir
+from translator.config import Config
+from translator.losses import MaskedAccuracy, MaskedCrossEntropy
+from translator.model import Transformer, count_parameters
+from translator.text import TextPipeline
+
+# Sentences are short (most under 12 tokens): batches of similar lengths waste
+# little compute on padding.
+BUCKET_BOUNDARIES = [6, 8, 10, 12, 15, 19]
+
+
+def vectorize(pipeline, pairs, batch_size=4096):
+    """All pairs as two int32 arrays: source ids and target ids (with [start] and [end])."""
+    english, spanish = (list(side) for side in zip(*pairs))
+    source = [pipeline.source(english[i:i + batch_size]) for i in range(0, len(english), batch_size)]
+    target = [pipeline.target(spanish[i:i + batch_size]) for i in range(0, len(spanish), batch_size)]
+    return np.concatenate(source).astype("int32"), np.concatenate(target).astype("int32")
+
+
+def make_dataset(source_ids, target_ids, batch_size, shuffle=False, seed=None):
+    """Teacher forcing batches: `({"encoder_inputs", "decoder_inputs"}, labels)`.
+
+    The decoder sees the target shifted right (`[start] a b`) and learns to
+    predict it shifted left (`a b [end]`). Batches group sentences of similar
+    length and are padded only to their own longest sentence.
+    """
+
+    def trim(source, target):
+        return source[: tf.math.count_nonzero(source)], target[: tf.math.count_nonzero(target)]
+
+    def teacher_forcing(source, target):
+        return {"encoder_inputs": source, "decoder_inputs": target[:, :-1]}, target[:, 1:]
+
+    dataset = tf.data.Dataset.from_tensor_slices((source_ids, target_ids)).map(trim).cache()
+    if shuffle:
+        dataset = dataset.shuffle(len(source_ids), seed=seed, reshuffle_each_iteration=True)
+    dataset = dataset.bucket_by_sequence_length(
+        lambda source, target: tf.maximum(tf.shape(source)[0], tf.shape(target)[0]),
+        bucket_boundaries=BUCKET_BOUNDARIES,
+        bucket_batch_sizes=[batch_size] * (len(BUCKET_BOUNDARIES) + 1),
+    )
+    return dataset.map(teacher_forcing).prefetch(tf.data.AUTOTUNE)
+
+
+@keras.saving.register_keras_serializable(package="translator")
+class WarmupInverseSqrt(keras.optimizers.schedules.LearningRateSchedule):
+    """Linear warm-up to `peak` over `warmup_steps`, then decay as 1/sqrt(step) ("Attention is all you need")."""
+
+    def __init__(self, peak, warmup_steps):
+        self.peak = peak
+        self.warmup_steps = warmup_steps
+
+    def __call__(self, step):
+        step = keras.ops.cast(step, "float32") + 1.0
+        warmup = float(self.warmup_steps)
+        return self.peak * keras.ops.minimum(step / warmup, keras.ops.sqrt(warmup / step))
+
+    def get_config(self):
+        return {"peak": self.peak, "warmup_steps": self.warmup_steps}
+
+
+def make_optimizer(config):
+    rate = config.learning_rate
+    if config.warmup_steps:
+        rate = WarmupInverseSqrt(config.learning_rate, config.warmup_steps)
+    if config.optimizer == "adamw":
+        return keras.optimizers.AdamW(rate, weight_decay=config.weight_decay, beta_2=0.98, clipnorm=1.0)
+    if config.optimizer == "adam":
+        return keras.optimizers.Adam(rate, beta_2=0.98, clipnorm=1.0)
+    if config.optimizer == "rmsprop":
+        return keras.optimizers.RMSprop(rate)
+    raise ValueError(f"unknown optimizer {config.optimizer!r}: use adamw, adam or rmsprop")
+
+
+def choose_strategy():
+    """TPU if there is one, several GPUs or workers if there are, else the default (one device)."""
+    if os.environ.get("TPU_NAME") or Path("/dev/accel0").exists():
+        resolver = tf.distribute.cluster_resolver.TPUClusterResolver()
+        tf.config.experimental_connect_to_cluster(resolver)
+        tf.tpu.experimental.initialize_tpu_system(resolver)
+        return tf.distribute.TPUStrategy(resolver)
+    workers = json.loads(os.environ.get("TF_CONFIG", "{}")).get("cluster", {}).get("worker", [])
+    if len(workers) > 1:
+        return tf.distribute.MultiWorkerMirroredStrategy()
+    if len(tf.config.list_logical_devices("GPU")) > 1:
+        return tf.distribute.MirroredStrategy()
+    return tf.distribute.get_strategy()
+
+
+def accelerator():
+    if tf.config.list_logical_devices("TPU"):
+        return "TPU"
+    return "GPU" if tf.config.list_logical_devices("GPU") else "CPU"
+
+
+class EpochTimer(keras.callbacks.Callback):
+    """Adds each epoch's wall time to the logs, so CSVLogger records it."""
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self.start = time.perf_counter()
+
+    def on_epoch_end(self, epoch, logs=None):
+        logs["seconds"] = time.perf_counter() - self.start
+
+
+def prepare_run(config, run_dir, splits):
+    """Reuses the vocabularies of an interrupted run of the same config, else learns them."""
+    saved_config = run_dir / model_dir.CONFIG_FILE
+    if saved_config.is_file():
+        previous = Config.from_json(saved_config)
+        if previous.replace(epochs=config.epochs) == config.replace(
+            source_vocab_size=previous.source_vocab_size, target_vocab_size=previous.target_vocab_size
+        ):
+            print(f"resuming the run in {run_dir}")
+            return TextPipeline.load(run_dir, previous), previous.replace(epochs=config.epochs)
+        print(f"{run_dir} holds a run with another config: starting afresh")
+        shutil.rmtree(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    print("learning vocabularies from the training split...")
+    english, spanish = zip(*splits["train"])
+    pipeline = TextPipeline.adapt(config, english, spanish)
+    config = config.replace(
+        source_vocab_size=len(pipeline.source_vocabulary), target_vocab_size=len(pipeline.target_vocabulary)
+    )
+    pipeline.save(run_dir)
+    config.to_json(saved_config)
+    return pipeline, config
+
+
+def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", splits=None,
+          strategy=None, callbacks=()):
+    """Trains `config` and writes `output_dir/<config.name>/`. Returns that directory.
+
+    `splits` (a dict of train/val pair lists) replaces the corpus; `callbacks`
+    are added to the standard ones.
+    """
+    started = time.perf_counter()
+    keras.utils.set_random_seed(config.seed)
+    on_accelerator = accelerator() != "CPU"
+    mixed = config.mixed_precision if config.mixed_precision is not None else on_accelerator
+    if mixed:
+        keras.mixed_precision.set_global_policy("mixed_bfloat16" if accelerator() == "TPU" else "mixed_float16")
+    jit = config.jit_compile if config.jit_compile is not None else on_accelerator
+
+    splits = splits or data.load_splits(data_path)
+    run_dir = Path(runs_dir) / config.name
+    pipeline, config = prepare_run(config, run_dir, splits)
+    train_ds = make_dataset(*vectorize(pipeline, splits["train"]), config.batch_size, shuffle=True, seed=config.seed)
+    val_ds = make_dataset(*vectorize(pipeline, splits["val"]), config.batch_size)
+
+    strategy = strategy or choose_strategy()
+    with strategy.scope():
+        model = Transformer(config)
+        model.build()
+        model.compile(
+            optimizer=make_optimizer(config),
+            loss=MaskedCrossEntropy(config.label_smoothing),
+            metrics=[MaskedAccuracy()],
+            jit_compile=jit,
+        )
+    print(
+        f"{config.name}: {count_parameters(model):,} parameters, {config.epochs} epochs, "
+        f"{strategy.num_replicas_in_sync} replica(s) on {accelerator()}, "
+        f"mixed precision {'on' if mixed else 'off'}, XLA {'on' if jit else 'off'}"
+    )
+    best_weights = run_dir / "best.weights.h5"
+    history_csv = run_dir / "history.csv"
+    model.fit(
+        train_ds,
+        validation_data=val_ds,
+        epochs=config.epochs,
+        callbacks=[
+            keras.callbacks.BackupAndRestore(str(run_dir / "backup")),
+            keras.callbacks.ModelCheckpoint(
+                str(best_weights), monitor="val_loss", save_best_only=True, save_weights_only=True
+            ),
+            keras.callbacks.EarlyStopping(monitor="val_loss", patience=config.early_stopping_patience),
+            keras.callbacks.TensorBoard(str(run_dir / "logs")),
+            EpochTimer(),
+            keras.callbacks.CSVLogger(str(history_csv), append=True),
+            *callbacks,
+        ],
+        shuffle=False,  # the dataset shuffles itself
+        verbose=1 if os.environ.get("CI") is None else 2,
+    )
+    if best_weights.is_file():
+        model.load_weights(str(best_weights))
+    output = Path(output_dir) / config.name
+    model_dir.save(output, model, pipeline, config)
+    with history_csv.open() as handle:
+        history = list(csv.DictReader(handle))
+    model_dir.update_metrics(
+        output,
+        training={
+            "parameters": count_parameters(model),
+            "epochs": len(history),
+            "history": [{key: float(value) for key, value in row.items()} for row in history],
+            "best_val_loss": min(float(row["val_loss"]) for row in history),
+            "train_seconds": sum(float(row["seconds"]) for row in history),
+            "this_process_seconds": time.perf_counter() - started,
+            "train_pairs": len(splits["train"]),
+            "machine": {
+                "platform": platform.platform(),
+                "processor": platform.processor() or platform.machine(),
+                "cpu_count": os.cpu_count(),
+                "accelerator": accelerator(),
+                "replicas": strategy.num_replicas_in_sync,
+                "tensorflow": tf.__version__,
+                "keras": keras.__version__,
+            },
+        },
+    )
+    print(f"saved {output}")
+    return output
