@@ -24,6 +24,62 @@ def cmd_train(args):
     train.train(preset(args.preset, **overrides), data_path=args.data, output_dir=args.output)
 
 
+def _read_lines(path):
+    with open(path, encoding="utf-8") as handle:
+        return [line.rstrip("\n") for line in handle]
+
+
+def cmd_translate(args):
+    from translator.decoding import Translator
+
+    translator = Translator.load(args.model)
+    if args.text:
+        texts = [" ".join(args.text)]
+    elif args.file:
+        texts = _read_lines(args.file)
+    else:
+        texts = [line.rstrip("\n") for line in sys.stdin]
+    translations = translator.translate(texts, beam_size=args.beam)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as handle:
+            handle.writelines(line + "\n" for line in translations)
+    else:
+        for line in translations:
+            print(line)
+
+
+def cmd_evaluate(args):
+    from translator import evaluate
+
+    columns = tuple(int(c) for c in args.columns.split(",")) if args.columns else None
+    if columns is not None and len(columns) != 2:
+        raise ValueError("--columns takes two indices, ENGLISH,SPANISH (0-based), e.g. 1,3")
+    evaluate.run(args.model, pairs_file=args.pairs, data_path=args.data, columns=columns, beam_size=args.beam)
+
+
+def cmd_export(args):
+    from pathlib import Path
+
+    from translator import export
+
+    output = args.output or str(Path("exports") / Path(args.model).name)
+    export.export(args.model, output)
+    print(f"exported a SavedModel to {output} (signature 'serve': strings in, strings out)")
+
+
+def cmd_serve(args):
+    from translator import server
+
+    server.run(args.model, host=args.host, port=args.port)
+
+
+def beam_size(value):
+    beam = int(value)
+    if not 1 <= beam <= 16:
+        raise argparse.ArgumentTypeError(f"beam size must be between 1 and 16, got {beam}")
+    return beam
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="translator", description="English to Spanish neural machine translation.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -40,6 +96,33 @@ def build_parser():
     p.add_argument("--data", help="corpus path; default: $TRANSLATOR_DATA, data/, download")
     p.add_argument("--output", default="saved_models", help="where to write the model directory")
     p.set_defaults(run=cmd_train)
+
+    p = commands.add_parser("translate", help="translate text, a file, or standard input")
+    p.add_argument("text", nargs="*", help="English text; omit to read --file or standard input")
+    p.add_argument("--file", help="translate this file, one sentence a line")
+    p.add_argument("--output", help="write translations here, one a line (default: standard output)")
+    p.add_argument("--model", default=DEFAULT_MODEL, help=f"model directory (default {DEFAULT_MODEL})")
+    p.add_argument("--beam", type=beam_size, default=1, help="beam size; 1 is greedy (default)")
+    p.set_defaults(run=cmd_translate)
+
+    p = commands.add_parser("evaluate", help="BLEU and chrF on the test split or a file of pairs")
+    p.add_argument("--model", default=DEFAULT_MODEL, help=f"model directory (default {DEFAULT_MODEL})")
+    p.add_argument("--pairs", help="a file of English<TAB>Spanish lines instead of the test split")
+    p.add_argument("--columns", help="with --pairs: 0-based columns of English and Spanish, e.g. 1,3")
+    p.add_argument("--data", help="corpus path for the test split")
+    p.add_argument("--beam", type=beam_size, default=1, help="beam size; 1 is greedy (default)")
+    p.set_defaults(run=cmd_evaluate)
+
+    p = commands.add_parser("export", help="write a TensorFlow SavedModel (strings in, strings out)")
+    p.add_argument("--model", default=DEFAULT_MODEL, help=f"model directory (default {DEFAULT_MODEL})")
+    p.add_argument("--output", help="SavedModel directory (default exports/<model name>)")
+    p.set_defaults(run=cmd_export)
+
+    p = commands.add_parser("serve", help="the web page and HTTP API")
+    p.add_argument("--model", default=DEFAULT_MODEL, help=f"model directory (default {DEFAULT_MODEL})")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.set_defaults(run=cmd_serve)
     return parser
 
 
@@ -50,7 +133,7 @@ def main(argv=None):
 
     try:
         args.run(args)
-    except (DataError, ModelDirError, ValueError) as error:
+    except (DataError, ModelDirError, ValueError, OSError) as error:
         print(f"translator {args.command}: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

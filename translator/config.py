@@ -111,7 +111,8 @@ PRESETS = {
 }
 
 
-def preset(name: str, **overrides) -> Config:
-    if name not in PRESETS:
-        raise ValueError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
-    return PRESETS[name].replace(**overrides)
+def preset(which: str, **overrides) -> Config:
+    """A preset by name, with any fields overridden: `preset("tiny", epochs=1)`."""
+    if which not in PRESETS:
+        raise ValueError(f"unknown preset {which!r}; choose one of {', '.join(PRESETS)}")
+    return PRESETS[which].replace(**overrides)

@@ -45,6 +45,7 @@ def find_corpus(path=None, cache_dir=DEFAULT_CACHE, url=CORPUS_URL):
     cache_dir = Path(cache_dir)
     cached = cache_dir / CORPUS_FILENAME
     if not cached.is_file():
+        cache_dir.mkdir(parents=True, exist_ok=True)
         try:
             keras.utils.get_file(
                 fname=CORPUS_FILENAME, origin=url, cache_dir=str(cache_dir), cache_subdir="."
@@ -98,13 +99,15 @@ def normalize(text):
     return unicodedata.normalize("NFC", text).strip()
 
 
-def parse_pairs(lines, skip_malformed=False, source="corpus"):
+def parse_pairs(lines, skip_malformed=False, source="corpus", columns=None):
     """Parses `English<TAB>Spanish[<TAB>attribution]` lines into unique pairs.
 
     Text is NFC-normalised and stripped; blank lines are skipped and exact
     duplicate pairs dropped. A malformed line (wrong column count, an empty
     side, bytes that are not UTF-8) raises `DataError` naming its line number,
-    or with `skip_malformed=True` is skipped and counted.
+    or with `skip_malformed=True` is skipped and counted. `columns=(i, j)`
+    reads English from column i and Spanish from column j of lines with any
+    number of columns (other Tatoeba exports carry ids around the text).
 
     Returns:
         `(pairs, skipped)`: a list of `(english, spanish)` and the number of
@@ -120,17 +123,20 @@ def parse_pairs(lines, skip_malformed=False, source="corpus"):
         if problem is None:
             if not line.strip():
                 continue
-            columns = [normalize(column) for column in line.rstrip("\r\n").split("\t")]
-            if len(columns) not in (2, 3):
-                problem = f"has {len(columns)} tab-separated columns, expected 2 (or 3 with attribution)"
-            elif not columns[0] or not columns[1]:
+            fields = [normalize(field) for field in line.rstrip("\r\n").split("\t")]
+            english, spanish = columns or (0, 1)
+            if columns is None and len(fields) not in (2, 3):
+                problem = f"has {len(fields)} tab-separated columns, expected 2 (or 3 with attribution)"
+            elif len(fields) <= max(english, spanish):
+                problem = f"has {len(fields)} tab-separated columns, too few for columns {english} and {spanish}"
+            elif not fields[english] or not fields[spanish]:
                 problem = "has an empty English or Spanish side"
         if problem:
             if not skip_malformed:
                 raise DataError(f"{source}, line {number} {problem} (skip such lines with --skip-malformed)")
             skipped += 1
             continue
-        pair = (columns[0], columns[1])
+        pair = (fields[english], fields[spanish])
         if pair not in seen:
             seen.add(pair)
             pairs.append(pair)

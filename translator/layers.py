@@ -227,18 +227,18 @@ class TransformerDecoder(keras.layers.Layer):
         self.num_heads = num_heads
         self.dropout = dropout
 
-    def build(self, input_shape, encoder_outputs_shape=None):
-        encoder_outputs_shape = encoder_outputs_shape or input_shape
+    def build(self, inputs_shape, encoder_outputs_shape=None):
+        encoder_outputs_shape = encoder_outputs_shape or inputs_shape
         attention = dict(num_heads=self.num_heads, key_dim=self.key_dim, dtype=self.dtype_policy)
         self.self_attention = CachedMultiHeadAttention(name="self_attention", **attention)
-        self.self_attention.build(input_shape, input_shape)
+        self.self_attention.build(inputs_shape, inputs_shape)
         self.cross_attention = CachedMultiHeadAttention(name="cross_attention", **attention)
-        self.cross_attention.build(input_shape, encoder_outputs_shape)
+        self.cross_attention.build(inputs_shape, encoder_outputs_shape)
         self.feed_forward = _feed_forward(self.latent_dim, self.embed_dim, "feed_forward")
-        self.feed_forward.build(input_shape)
+        self.feed_forward.build(inputs_shape)
         for name in ("self_attention_norm", "cross_attention_norm", "feed_forward_norm"):
             norm = keras.layers.LayerNormalization(name=name, dtype=self.dtype_policy)
-            norm.build(input_shape)
+            norm.build(inputs_shape)
             setattr(self, name, norm)
         self.dropout_layer = keras.layers.Dropout(self.dropout)
 

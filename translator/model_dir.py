@@ -43,7 +43,7 @@ def save(directory, model, pipeline, config):
 def load(directory):
     """Returns `(model, pipeline, config)`, or raises `ModelDirError` naming the path."""
     directory = Path(directory)
-    hint = f"create it with `make train` (or `translator train --output {directory.parent}`)"
+    hint = "create it with `make train`"
     if not (directory / MODEL_FILE).is_file():
         raise ModelDirError(f"no trained model at {directory}: {hint}")
     try:

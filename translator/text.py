@@ -150,12 +150,12 @@ class TextPipeline:
             vocabulary=list(target_vocabulary),
             name="target_vectorizer",
         )
-        self.source_vocabulary = self.source.get_vocabulary()
-        self.target_vocabulary = self.target.get_vocabulary()
+        self.source_vocabulary = [str(token) for token in self.source.get_vocabulary()]
+        self.target_vocabulary = [str(token) for token in self.target.get_vocabulary()]
         self.start_id = self.target_vocabulary.index(START)
         self.end_id = self.target_vocabulary.index(END)
         self._target_tokens = tf.constant(self.target_vocabulary)
-        self._truecase_table = tf.lookup.StaticHashTable(
+        self.truecase_table = tf.lookup.StaticHashTable(
             tf.lookup.KeyValueTensorInitializer(
                 tf.constant(list(self.truecase) or [""], tf.string),
                 tf.constant(list(self.truecase.values()) or [""], tf.string),
@@ -232,7 +232,7 @@ class TextPipeline:
     def _case(self, words):
         """Truecases the flat words of a ragged (batch, words) and capitalises sentence starts."""
         flat = words.flat_values
-        known = self._truecase_table.lookup(flat)
+        known = self.truecase_table.lookup(flat)
         flat = tf.where(known != "", known, flat)
         # A word starts a sentence if it is first in its row, follows . ! ? or
         # follows an opening ¿ ¡ " that itself starts a sentence.

@@ -1,0 +1,76 @@
+"""Shared fixtures: a tiny parallel corpus and a tiny model trained on it (seconds on a CPU)."""
+
+import os
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+import pytest  # noqa: E402
+
+# Short pairs with names mid-sentence (for the truecasing table) and the
+# punctuation that must survive: ¿ ? ¡ ! , .
+PAIRS = [
+    ("Tom is here.", "Tom está aquí."),
+    ("Mary is here.", "María está aquí."),
+    ("I see Tom.", "Veo a Tom."),
+    ("I see Mary.", "Veo a María."),
+    ("Hello, Tom!", "¡Hola, Tom!"),
+    ("Hello, Mary!", "¡Hola, María!"),
+    ("What time is it?", "¿Qué hora es?"),
+    ("Where is Tom?", "¿Dónde está Tom?"),
+    ("Where is Mary?", "¿Dónde está María?"),
+    ("He is not here.", "Él no está aquí."),
+    ("She is not here.", "Ella no está aquí."),
+    ("Mary lives in Spain.", "María vive en España."),
+    ("Tom lives in Spain.", "Tom vive en España."),
+    ("I live in Spain.", "Vivo en España."),
+    ("We love Spain.", "Amamos España."),
+    ("I like cats.", "Me gustan los gatos."),
+    ("I like dogs.", "Me gustan los perros."),
+    ("Tom likes cats.", "A Tom le gustan los gatos."),
+    ("Mary likes dogs.", "A María le gustan los perros."),
+    ("Where is the station?", "¿Dónde está la estación?"),
+    ("The station is here.", "La estación está aquí."),
+    ("I am tired.", "Estoy cansado."),
+    ("Tom is tired.", "Tom está cansado."),
+    ("Mary is tired.", "María está cansada."),
+    ("Are you tired?", "¿Estás cansado?"),
+    ("Thank you!", "¡Gracias!"),
+    ("Good morning.", "Buenos días."),
+    ("Good night.", "Buenas noches."),
+    ("I am hungry.", "Tengo hambre."),
+    ("Tom is hungry.", "Tom tiene hambre."),
+    ("Are you hungry?", "¿Tienes hambre?"),
+    ("I have a cat.", "Tengo un gato."),
+    ("I have a dog.", "Tengo un perro."),
+    ("Tom has a dog.", "Tom tiene un perro."),
+    ("Mary has a cat.", "María tiene un gato."),
+    ("I know Tom.", "Conozco a Tom."),
+    ("I know Mary.", "Conozco a María."),
+    ("Help!", "¡Ayuda!"),
+    ("Come here.", "Ven aquí."),
+    ("Tom came here.", "Tom vino aquí."),
+]
+
+
+@pytest.fixture(scope="session")
+def pairs():
+    return list(PAIRS)
+
+
+@pytest.fixture(scope="session")
+def tiny_model_dir(tmp_path_factory):
+    """A tiny word-level model trained to near-memorise PAIRS; returns its directory."""
+    from translator import train
+    from translator.config import preset
+
+    root = tmp_path_factory.mktemp("tiny")
+    splits = {"train": PAIRS, "val": PAIRS[:8], "test": PAIRS[:8]}
+    config = preset("tiny", epochs=40, name="tiny", early_stopping_patience=40)
+    return train.train(config, output_dir=root / "models", runs_dir=root / "runs", splits=splits)
+
+
+@pytest.fixture(scope="session")
+def tiny_translator(tiny_model_dir):
+    from translator.decoding import Translator
+
+    return Translator.load(tiny_model_dir)

@@ -1,0 +1,116 @@
+import json
+import subprocess
+import sys
+import textwrap
+
+import keras
+import numpy as np
+import pytest
+from keras import ops
+
+from translator import model_dir, train
+from translator.config import preset
+from translator.losses import MaskedAccuracy, MaskedCrossEntropy
+from translator.model import Transformer
+from translator.text import TextPipeline
+
+
+def test_loss_and_accuracy_ignore_padding():
+    labels = ops.convert_to_tensor([[3, 0, 0]])
+    right_then_garbage = ops.convert_to_tensor([[[0, 0, 0, 9.0], [9.0, 0, 0, 0], [0, 9.0, 0, 0]]])
+    loss = MaskedCrossEntropy()(labels, right_then_garbage)
+    assert float(loss) < 0.01
+    accuracy = MaskedAccuracy()
+    accuracy.update_state(labels, right_then_garbage)
+    assert float(accuracy.result()) == 1.0
+    smoothed = MaskedCrossEntropy(label_smoothing=0.1)(labels, right_then_garbage)
+    assert float(smoothed) > float(loss)
+
+
+def test_warmup_then_inverse_square_root():
+    schedule = train.WarmupInverseSqrt(1e-3, warmup_steps=100)
+    rates = [float(schedule(step)) for step in (0, 49, 99, 399)]
+    assert rates[0] < rates[1] < rates[2] == pytest.approx(1e-3)
+    assert rates[3] == pytest.approx(5e-4, rel=0.01)
+
+
+def test_batches_are_bucketed_and_shifted_for_teacher_forcing(pairs):
+    english, spanish = zip(*pairs)
+    pipeline = TextPipeline.adapt(preset("tiny"), english, spanish)
+    source, target = train.vectorize(pipeline, pairs)
+    batches = list(train.make_dataset(source, target, batch_size=8))
+    padding_share = []
+    for inputs, labels in batches:
+        decoder_inputs = inputs["decoder_inputs"].numpy()
+        assert (decoder_inputs[:, 0] == pipeline.start_id).all()
+        np.testing.assert_array_equal(decoder_inputs[:, 1:], labels.numpy()[:, :-1])
+        padding_share.append((inputs["encoder_inputs"].numpy() == 0).mean())
+    # Padded to each batch's longest sentence, not to the sequence length.
+    assert np.mean(padding_share) < 0.5
+    assert sum(len(labels) for _, labels in batches) == len(pairs)
+
+
+def test_tiny_model_overfits_twenty_pairs(pairs):
+    twenty = pairs[:20]
+    config = preset("tiny", learning_rate=1e-2)
+    english, spanish = zip(*twenty)
+    pipeline = TextPipeline.adapt(config, english, spanish)
+    config = config.replace(
+        source_vocab_size=len(pipeline.source_vocabulary), target_vocab_size=len(pipeline.target_vocabulary)
+    )
+    dataset = train.make_dataset(*train.vectorize(pipeline, twenty), batch_size=20).cache()
+    keras.utils.set_random_seed(0)
+    model = Transformer(config)
+    model.build()
+    model.compile(optimizer=keras.optimizers.Adam(1e-2), loss=MaskedCrossEntropy(), metrics=[MaskedAccuracy()])
+    model.fit(dataset, epochs=150, verbose=0)
+    assert model.evaluate(dataset, verbose=0, return_dict=True)["accuracy"] == 1.0
+
+
+class StopAfterFirstEpoch(keras.callbacks.Callback):
+    def on_epoch_end(self, epoch, logs=None):
+        raise KeyboardInterrupt  # as if the machine went away after epoch 1
+
+
+def test_interrupted_run_resumes_and_finishes(pairs, tmp_path):
+    splits = {"train": pairs, "val": pairs[:8]}
+    config = preset("tiny", epochs=3, name="resume")
+    with pytest.raises(KeyboardInterrupt):
+        train.train(config, output_dir=tmp_path / "models", runs_dir=tmp_path / "runs", splits=splits,
+                    callbacks=[StopAfterFirstEpoch()])
+    assert not (tmp_path / "models" / "resume").exists()
+    output = train.train(config, output_dir=tmp_path / "models", runs_dir=tmp_path / "runs", splits=splits)
+    history = model_dir.read_metrics(output)["training"]["history"]
+    assert [row["epoch"] for row in history] == [0, 1, 2]
+
+
+def test_model_directory_is_complete_and_loads(tiny_model_dir):
+    for name in ("model.keras", "config.json", "vocab_en.txt", "vocab_es.txt", "truecase.tsv", "metrics.json"):
+        assert (tiny_model_dir / name).is_file(), name
+    model, pipeline, config = model_dir.load(tiny_model_dir)
+    assert isinstance(model, Transformer) and config.name == "tiny"
+    metrics = json.loads((tiny_model_dir / "metrics.json").read_text())["training"]
+    assert metrics["epochs"] >= 1 and metrics["machine"]["cpu_count"] >= 1
+    assert metrics["history"][-1]["accuracy"] > 0.5
+
+
+def test_training_runs_under_mirrored_strategy_on_two_logical_cpus(tmp_path, pairs):
+    script = textwrap.dedent(
+        f"""
+        import tensorflow as tf
+        cpu = tf.config.list_physical_devices("CPU")[0]
+        tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+        from translator import train
+        from translator.config import preset
+        pairs = {pairs!r}
+        strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+        assert strategy.num_replicas_in_sync == 2
+        train.train(preset("tiny", epochs=1, name="mirrored"), output_dir={str(tmp_path)!r},
+                    runs_dir={str(tmp_path / "runs")!r}, splits={{"train": pairs, "val": pairs[:8]}},
+                    strategy=strategy)
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    metrics = model_dir.read_metrics(tmp_path / "mirrored")["training"]
+    assert metrics["machine"]["replicas"] == 2

@@ -1,0 +1,299 @@
+"""Inference: the cached greedy and beam-search loops, and `Translator`.
+
+The encoder runs once per batch. Each decoder layer's cross-attention keys and
+values are projected once from its output and cached; its self-attention keys
+and values grow in a fixed-size cache, one slot per step, so every step runs
+the decoder on the newest token only. The loop is `keras.ops.while_loop`
+inside one `tf.function`: no Python per step, no host sync per step, and the
+same graph runs on CPU, GPU and TPU.
+"""
+
+import re
+import sys
+
+import numpy as np
+import tensorflow as tf
+from keras import ops
+
+from translator import masks, model_dir
+from translator.text import standardize
+
+# A sentence ends at . ! ? (or …) followed by space: long inputs are split
+# there and translated sentence by sentence.
+SENTENCE_BREAK = re.compile(r"(?<=[.!?…])\s+")
+
+
+def _decoder_caches(model, encoded, batch, max_length):
+    """Empty self-attention caches and filled cross-attention caches, one per decoder layer."""
+    self_caches, cross_caches = [], []
+    for layer in model.decoder_layers:
+        shape = (batch, 2, max_length, layer.num_heads, layer.key_dim)
+        self_caches.append(ops.zeros(shape, dtype=encoded.dtype))
+        cross_caches.append(layer.cross_attention.key_value_cache(encoded))
+    return self_caches, cross_caches
+
+
+def _decoder_step(model, token, index, encoded, source_padding, self_caches, cross_caches):
+    """One token `(batch, 1)` at position `index` through the decoder.
+
+    Returns next-token logits `(batch, vocab)`, the updated caches, and the
+    cross-attention of the last layer averaged over heads `(batch, source_length)`.
+    """
+    x = model.target_embedding(token, start_index=index)
+    new_caches = []
+    for layer, cache, cross in zip(model.decoder_layers, self_caches, cross_caches):
+        x, cache, scores = layer(
+            x, encoded, encoder_padding_mask=source_padding, self_attention_cache=cache,
+            cache_update_index=index, cross_attention_cache=cross, return_attention_scores=True,
+        )
+        new_caches.append(cache)
+    logits = model.logits(x)[:, 0, :]
+    return logits, new_caches, ops.mean(scores[:, :, 0, :], axis=1)
+
+
+def greedy_decode(model, source_ids, start_id, end_id, max_length):
+    """Greedy decoding with cached encoder output and key/value caches.
+
+    Returns `(tokens, attended)`, both `(batch, max_length)` int32: the chosen
+    target ids (0 after `[end]`) and, for each, the source position its
+    cross-attention weighted most.
+    """
+    source_ids = ops.convert_to_tensor(source_ids, "int32")
+    batch = ops.shape(source_ids)[0]
+    source_padding = masks.padding_mask(source_ids)
+    encoded = model.encode(source_ids, training=False)
+    self_caches, cross_caches = _decoder_caches(model, encoded, batch, max_length)
+    tokens = ops.zeros((batch, max_length), "int32")
+    attended = ops.zeros((batch, max_length), "int32")
+    previous = ops.full((batch, 1), start_id, "int32")
+    # An empty source (all padding) has nothing to translate: it is done before the first step.
+    done = ops.logical_not(ops.any(source_padding, axis=1))
+
+    def keep_going(index, previous, done, tokens, attended, caches):
+        return ops.logical_and(index < max_length, ops.logical_not(ops.all(done)))
+
+    def step(index, previous, done, tokens, attended, caches):
+        logits, caches, attention = _decoder_step(
+            model, previous, index, encoded, source_padding, caches, cross_caches
+        )
+        chosen = ops.where(done, 0, ops.cast(ops.argmax(logits, axis=-1), "int32"))
+        tokens = ops.slice_update(tokens, (0, index), chosen[:, None])
+        where = ops.cast(ops.argmax(attention, axis=-1), "int32")
+        attended = ops.slice_update(attended, (0, index), where[:, None])
+        done = ops.logical_or(done, ops.equal(chosen, end_id))
+        return index + 1, chosen[:, None], done, tokens, attended, caches
+
+    _, _, _, tokens, attended, _ = ops.while_loop(
+        keep_going, step, (0, previous, done, tokens, attended, self_caches), maximum_iterations=max_length
+    )
+    return tokens, attended
+
+
+def beam_decode(model, source_ids, start_id, end_id, max_length, beam_size=4, length_penalty=0.6):
+    """Beam search over the same cached step; returns `(tokens, attended)` like `greedy_decode`.
+
+    Hypotheses are scored by log-probability divided by the GNMT length
+    penalty ((5 + length) / 6) ** length_penalty, so longer sentences are not
+    unfairly beaten by short ones.
+    """
+    source_ids = ops.convert_to_tensor(source_ids, "int32")
+    batch = ops.shape(source_ids)[0]
+    # Each sentence becomes beam_size rows: (batch * beam, ...), sentence-major.
+    source_ids = ops.repeat(source_ids, beam_size, axis=0)
+    source_padding = masks.padding_mask(source_ids)
+    encoded = model.encode(source_ids, training=False)
+    self_caches, cross_caches = _decoder_caches(model, encoded, batch * beam_size, max_length)
+    rows = batch * beam_size
+    tokens = ops.zeros((rows, max_length), "int32")
+    attended = ops.zeros((rows, max_length), "int32")
+    # Only the first beam is live at the start, so the first step does not pick one token beam_size times.
+    first = ops.concatenate([ops.zeros((1,)), ops.full((beam_size - 1,), -1e9)])
+    scores = ops.tile(first, (batch,))
+    done = ops.logical_not(ops.any(source_padding, axis=1))
+    previous = ops.full((rows, 1), start_id, "int32")
+    lengths = ops.zeros((rows,), "float32")
+
+    def keep_going(index, previous, done, scores, lengths, tokens, attended, caches):
+        return ops.logical_and(index < max_length, ops.logical_not(ops.all(done)))
+
+    def step(index, previous, done, scores, lengths, tokens, attended, caches):
+        logits, caches, attention = _decoder_step(
+            model, previous, index, encoded, source_padding, caches, cross_caches
+        )
+        log_probs = ops.log_softmax(ops.cast(logits, "float32"), axis=-1)
+        vocab = ops.shape(log_probs)[-1]
+        # A finished hypothesis may only extend itself with padding, at no cost.
+        pad_only = ops.where(ops.arange(vocab) == 0, 0.0, -1e9)
+        log_probs = ops.where(done[:, None], pad_only[None, :], log_probs)
+        candidates = ops.reshape(scores[:, None] + log_probs, (batch, beam_size * vocab))
+        new_lengths = lengths[:, None] + ops.cast(ops.logical_not(done), "float32")[:, None]
+        new_lengths = ops.reshape(ops.broadcast_to(new_lengths, (rows, vocab)), (batch, beam_size * vocab))
+        penalty = ops.power((5.0 + new_lengths) / 6.0, length_penalty)
+        _, best = ops.top_k(candidates / penalty, beam_size)
+        origin = ops.cast(best // vocab, "int32") + ops.arange(batch, dtype="int32")[:, None] * beam_size
+        origin = ops.reshape(origin, (rows,))
+        chosen = ops.reshape(ops.cast(best % vocab, "int32"), (rows,))
+        scores = ops.reshape(ops.take_along_axis(candidates, best, axis=1), (rows,))
+        lengths = ops.reshape(ops.take_along_axis(new_lengths, best, axis=1), (rows,))
+        # Rows now continue the hypotheses they were chosen from: reorder every per-row state.
+        caches = [ops.take(cache, origin, axis=0) for cache in caches]
+        tokens = ops.slice_update(ops.take(tokens, origin, axis=0), (0, index), chosen[:, None])
+        where = ops.cast(ops.argmax(ops.take(attention, origin, axis=0), axis=-1), "int32")
+        attended = ops.slice_update(ops.take(attended, origin, axis=0), (0, index), where[:, None])
+        done = ops.logical_or(ops.take(done, origin, axis=0), ops.equal(chosen, end_id))
+        done = ops.logical_or(done, ops.equal(chosen, 0))
+        return index + 1, chosen[:, None], done, scores, lengths, tokens, attended, caches
+
+    state = (0, previous, done, scores, lengths, tokens, attended, self_caches)
+    _, _, _, scores, lengths, tokens, attended, _ = ops.while_loop(
+        keep_going, step, state, maximum_iterations=max_length
+    )
+    # Beams stay sorted by top_k, so the first of each sentence is the best.
+    return tokens[::beam_size], attended[::beam_size]
+
+
+def recompute_greedy(model, source_ids, max_length, start_id, end_id):
+    """The keras.io example's loop: every step re-runs the encoder and the decoder over the whole prefix.
+
+    Kept as the reference that the cached loop must match token for token,
+    and as the baseline of the benchmark. Returns target ids `(batch, max_length)`.
+    """
+    source_ids = ops.convert_to_tensor(source_ids, "int32")
+    batch = int(ops.shape(source_ids)[0])
+    prefix = np.full((batch, 1), start_id, "int32")
+    done = np.zeros(batch, bool)
+    for _ in range(max_length):
+        encoded = model.encode(source_ids, training=False)
+        logits = model.decode(ops.convert_to_tensor(prefix), encoded, masks.padding_mask(source_ids))
+        chosen = np.where(done, 0, np.argmax(ops.convert_to_numpy(logits[:, -1, :]), axis=-1)).astype("int32")
+        prefix = np.concatenate([prefix, chosen[:, None]], axis=1)
+        done |= chosen == end_id
+        if done.all():
+            break
+    tokens = np.zeros((batch, max_length), "int32")
+    tokens[:, : prefix.shape[1] - 1] = prefix[:, 1:]
+    return tokens
+
+
+class Translator:
+    """English in, readable Spanish out.
+
+    Example:
+
+    >>> translator = Translator.load("saved_models/en-es")
+    >>> translator.translate("Where is the train station?")
+    '¿Dónde está la estación de tren?'
+    """
+
+    def __init__(self, model, pipeline, config, batch_size=64):
+        self.model = model
+        self.pipeline = pipeline
+        self.config = config
+        self.batch_size = batch_size
+        self.max_length = config.sequence_length
+        ids = tf.TensorSpec((None, config.sequence_length), tf.int32)
+        start, end = pipeline.start_id, pipeline.end_id
+        self.greedy_ids = tf.function(
+            lambda source_ids: greedy_decode(model, source_ids, start, end, self.max_length),
+            input_signature=[ids],
+        )
+        self._beam = {}
+
+    @classmethod
+    def load(cls, directory, **kwargs):
+        return cls(*model_dir.load(directory), **kwargs)
+
+    def beam_ids(self, source_ids, beam_size):
+        if beam_size not in self._beam:
+            start, end = self.pipeline.start_id, self.pipeline.end_id
+            self._beam[beam_size] = tf.function(
+                lambda ids: beam_decode(self.model, ids, start, end, self.max_length, beam_size),
+                input_signature=[tf.TensorSpec((None, self.config.sequence_length), tf.int32)],
+            )
+        return self._beam[beam_size](source_ids)
+
+    def decode_batch(self, texts, beam_size=1):
+        """Translates a list of texts that each fit the model; returns a list of str."""
+        texts = tf.constant(texts)
+        source_ids = tf.cast(self.pipeline.source(texts), tf.int32)
+        if beam_size > 1:
+            tokens, attended = self.beam_ids(source_ids, beam_size)
+        else:
+            tokens, attended = self.greedy_ids(source_ids)
+        words = tf.gather(self.pipeline.source_words(texts), attended, batch_dims=1)
+        return [s.decode("utf-8") for s in self.pipeline.detokenize(tokens, unk_words=words).numpy()]
+
+    def segments(self, text):
+        """Splits `text` into pieces that fit the model: sentences, then runs of words if still too long."""
+        pieces = []
+        for sentence in SENTENCE_BREAK.split(" ".join(text.split())):
+            words = sentence.split()
+            if not words:
+                continue
+            sizes = self.pipeline.split_source(standardize(tf.constant(words)))
+            sizes = sizes.merge_dims(1, 2).row_lengths().numpy()
+            if sizes.sum() <= self.max_length:
+                pieces.append(sentence)
+                continue
+            print(
+                f"translator: a sentence of {sizes.sum()} tokens exceeds the model's "
+                f"{self.max_length}; translating it in pieces",
+                file=sys.stderr,
+            )
+            run, used = [], 0
+            for word, size in zip(words, sizes):
+                if run and used + size > self.max_length:
+                    pieces.append(" ".join(run))
+                    run, used = [], 0
+                run.append(word)
+                used += size
+            pieces.append(" ".join(run))
+        return pieces
+
+    def translate(self, texts, beam_size=1):
+        """Translates one string (returns str) or a list of strings (returns a list).
+
+        Empty or blank text gives "". Text longer than the model's sequence
+        length is split at sentence boundaries (and, if one sentence is still
+        too long, into runs of words, with a warning on stderr), each piece is
+        translated, and the pieces are joined.
+        """
+        if beam_size < 1:
+            raise ValueError(f"beam size must be at least 1, got {beam_size}")
+        single = isinstance(texts, str)
+        texts = [texts] if single else list(texts)
+        owners, pieces = [], []
+        for owner, text in enumerate(texts):
+            for piece in self.segments(text):
+                owners.append(owner)
+                pieces.append(piece)
+        outputs = []
+        for start in range(0, len(pieces), self.batch_size):
+            outputs += self.decode_batch(pieces[start:start + self.batch_size], beam_size)
+        joined = [[] for _ in texts]
+        for owner, output in zip(owners, outputs):
+            if output:
+                joined[owner].append(output)
+        results = [" ".join(parts) for parts in joined]
+        return results[0] if single else results
+
+    def attention(self, text):
+        """Cross-attention of the greedy translation of one sentence.
+
+        Returns `(source_tokens, target_tokens, weights)`, weights of shape
+        `(len(target_tokens), len(source_tokens))` from the last decoder layer,
+        averaged over heads: row i says which source tokens target token i looked at.
+        """
+        source_ids = tf.cast(self.pipeline.source(tf.constant([text])), tf.int32)
+        tokens, _ = self.greedy_ids(source_ids)
+        tokens = [int(t) for t in tokens.numpy()[0] if t]
+        if self.pipeline.end_id in tokens:
+            tokens = tokens[: tokens.index(self.pipeline.end_id) + 1]
+        prefix = ops.convert_to_tensor([[self.pipeline.start_id] + tokens[:-1]], "int32")
+        encoded = self.model.encode(source_ids, training=False)
+        _, scores = self.model.decode(prefix, encoded, masks.padding_mask(source_ids), return_attention_scores=True)
+        source = [int(i) for i in source_ids.numpy()[0] if i]
+        weights = ops.convert_to_numpy(ops.mean(scores[-1][0], axis=0))[:, : len(source)]
+        source_tokens = [self.pipeline.source_vocabulary[i] for i in source]
+        target_tokens = [self.pipeline.target_vocabulary[i] for i in tokens]
+        return source_tokens, target_tokens, weights
