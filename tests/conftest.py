@@ -65,7 +65,7 @@ def tiny_model_dir(tmp_path_factory):
 
     root = tmp_path_factory.mktemp("tiny")
     splits = {"train": PAIRS, "val": PAIRS[:8], "test": PAIRS[:8]}
-    config = preset("tiny", epochs=40, name="tiny", early_stopping_patience=40)
+    config = preset("tiny", epochs=20, learning_rate=1e-2, name="tiny", early_stopping_patience=20)
     return train.train(config, output_dir=root / "models", runs_dir=root / "runs", splits=splits)
 
 

@@ -4,8 +4,23 @@ import argparse
 import os
 import sys
 
-# TensorFlow's start-up chatter (CUDA probing on CPU machines) is noise for a CLI user.
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+
+def import_tensorflow_quietly():
+    """Imports TensorFlow with its C++ start-up notes (CUDA probing, oneDNN) kept off stderr.
+
+    They are written straight to file descriptor 2 before any logging setting
+    applies, and would bury the one-line messages this command promises.
+    """
+    saved, devnull = os.dup(2), os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
+    try:
+        import tensorflow  # noqa: F401
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
 
 DEFAULT_MODEL = "saved_models/en-es"
 
@@ -128,6 +143,7 @@ def build_parser():
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
+    import_tensorflow_quietly()
     from translator.data import DataError
     from translator.model_dir import ModelDirError
 

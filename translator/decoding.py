@@ -223,32 +223,47 @@ class Translator:
         words = tf.gather(self.pipeline.source_words(texts), attended, batch_dims=1)
         return [s.decode("utf-8") for s in self.pipeline.detokenize(tokens, unk_words=words).numpy()]
 
-    def segments(self, text):
-        """Splits `text` into pieces that fit the model: sentences, then runs of words if still too long."""
-        pieces = []
-        for sentence in SENTENCE_BREAK.split(" ".join(text.split())):
-            words = sentence.split()
-            if not words:
-                continue
-            sizes = self.pipeline.split_source(standardize(tf.constant(words)))
-            sizes = sizes.merge_dims(1, 2).row_lengths().numpy()
-            if sizes.sum() <= self.max_length:
+    def token_counts(self, texts):
+        """How many source tokens each text becomes (before truncation), in one batched call."""
+        pieces = self.pipeline.split_source(standardize(tf.constant(texts)))
+        return pieces.merge_dims(1, 2).row_lengths().numpy()
+
+    def segments(self, texts):
+        """Cuts texts into pieces that fit the model: sentences, then runs of words if still too long.
+
+        Returns `(owners, pieces)`: each piece and the index of the text it came from.
+        """
+        owners, sentences = [], []
+        for owner, text in enumerate(texts):
+            for sentence in SENTENCE_BREAK.split(" ".join(text.split())):
+                if sentence:
+                    owners.append(owner)
+                    sentences.append(sentence)
+        if not sentences:
+            return [], []
+        piece_owners, pieces = [], []
+        for owner, sentence, size in zip(owners, sentences, self.token_counts(sentences)):
+            if size <= self.max_length:
+                piece_owners.append(owner)
                 pieces.append(sentence)
                 continue
             print(
-                f"translator: a sentence of {sizes.sum()} tokens exceeds the model's "
+                f"translator: a sentence of {size} tokens exceeds the model's "
                 f"{self.max_length}; translating it in pieces",
                 file=sys.stderr,
             )
+            words = sentence.split()
             run, used = [], 0
-            for word, size in zip(words, sizes):
-                if run and used + size > self.max_length:
+            for word, word_size in zip(words, self.token_counts(words)):
+                if run and used + word_size > self.max_length:
+                    piece_owners.append(owner)
                     pieces.append(" ".join(run))
                     run, used = [], 0
                 run.append(word)
-                used += size
+                used += word_size
+            piece_owners.append(owner)
             pieces.append(" ".join(run))
-        return pieces
+        return piece_owners, pieces
 
     def translate(self, texts, beam_size=1):
         """Translates one string (returns str) or a list of strings (returns a list).
@@ -262,11 +277,7 @@ class Translator:
             raise ValueError(f"beam size must be at least 1, got {beam_size}")
         single = isinstance(texts, str)
         texts = [texts] if single else list(texts)
-        owners, pieces = [], []
-        for owner, text in enumerate(texts):
-            for piece in self.segments(text):
-                owners.append(owner)
-                pieces.append(piece)
+        owners, pieces = self.segments(texts)
         outputs = []
         for start in range(0, len(pieces), self.batch_size):
             outputs += self.decode_batch(pieces[start:start + self.batch_size], beam_size)

@@ -317,7 +317,7 @@ def _attention(translator, text):
     if not pieces:
         return {"sentence": "", "source": [], "target": [], "weights": []}
     source, target, weights = translator.attention(pieces[0])
-    return {"sentence": pieces[0], "source": source, "target": target, "weights": weights.round(4).tolist()}
+    return {"sentence": pieces[0], "source": source, "target": target, "weights": weights.astype(float).round(4).tolist()}
 
 
 @contextlib.contextmanager
@@ -471,7 +471,11 @@ async function translate() {
 async function showAttention(text) {
   if (!text.trim()) { $("attention").replaceChildren(); return; }
   const data = await post("/attention", {text: text});
-  $("attention").replaceChildren(heatmap(data));
+  const caption = document.createElement("p");
+  caption.className = "hint";
+  caption.textContent = "Cross-attention of \u201c" + data.sentence + "\u201d: each Spanish token (row) "
+                        + "and the English tokens (columns) it looked at; darker is more.";
+  $("attention").replaceChildren(caption, heatmap(data));
 }
 
 // Inline SVG: Spanish (target) tokens down the left, English (source) tokens across the top,

@@ -1,0 +1,93 @@
+"""The page in a real browser: Debian's headless Chromium, driven by Selenium, against the real server.
+
+Needs `apt-get install chromium chromium-driver` and `pip install selenium`;
+skipped otherwise. Nothing is downloaded: the driver and browser paths are
+given, so Selenium Manager never runs. Leaves a screenshot in
+tests/artifacts/browser.png.
+"""
+
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+ARTIFACTS = Path(__file__).parent / "artifacts"
+
+pytestmark = pytest.mark.skipif(
+    not (CHROMIUM.is_file() and CHROMEDRIVER.is_file()),
+    reason=f"needs {CHROMIUM} and {CHROMEDRIVER} (apt-get install chromium chromium-driver)",
+)
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium (pip install selenium)")
+pytest.importorskip("fastapi", reason="needs the serve extra (fastapi, uvicorn)")
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+from translator import server  # noqa: E402
+
+FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    # Loopback only, straight to the server: no proxy from the environment.
+    "--no-proxy-server",
+    # Containers often have a tiny /dev/shm, which crashes Chromium's renderer.
+    "--disable-dev-shm-usage",
+    "--window-size=900,1000",
+]
+
+
+@pytest.fixture(scope="module")
+def base_url(tiny_translator):
+    with server.background_server(server.create_app(tiny_translator)) as url:
+        yield url
+
+
+@pytest.fixture
+def browser(tmp_path, monkeypatch):
+    monkeypatch.setenv("SE_OFFLINE", "true")  # belt and braces: Selenium Manager may not fetch anything
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in [*FLAGS, f"--user-data-dir={tmp_path / 'profile'}"]:
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=webdriver.ChromeService(str(CHROMEDRIVER)), options=options)
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+def wait_for_result(driver):
+    """Waits until the page has finished a translation; returns (state, text) of the result."""
+    result = driver.find_element(By.ID, "result")
+    WebDriverWait(driver, 60).until(lambda _: result.get_attribute("data-state") in ("done", "error"))
+    return result.get_attribute("data-state"), result.text
+
+
+def test_translate_in_the_browser(browser, base_url, tiny_translator):
+    browser.get(base_url + "/")
+    assert "translator" in browser.title.lower()
+
+    source = browser.find_element(By.ID, "source")
+    source.send_keys("Tom is here.")
+    browser.find_element(By.ID, "translate").click()
+    state, text = wait_for_result(browser)
+    assert state == "done", text
+    assert text and not text.startswith("Error")
+    assert text == tiny_translator.translate("Tom is here.")
+
+    # Ctrl+Enter translates too, and the attention heatmap follows when asked for.
+    browser.find_element(By.ID, "show-attention").click()
+    source.clear()
+    source.send_keys("Where is Mary?")
+    # Forget the first result, so the wait below cannot see it as this one's.
+    browser.execute_script("document.getElementById('result').removeAttribute('data-state')")
+    source.send_keys(Keys.CONTROL, Keys.ENTER)
+    state, text = wait_for_result(browser)
+    assert state == "done" and text == tiny_translator.translate("Where is Mary?")
+    heatmap = WebDriverWait(browser, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#attention svg"))[0]
+    attention = tiny_translator.attention("Where is Mary?")
+    assert len(heatmap.find_elements(By.TAG_NAME, "rect")) == len(attention[0]) * len(attention[1])
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    assert browser.save_screenshot(str(ARTIFACTS / "browser.png"))

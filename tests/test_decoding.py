@@ -1,0 +1,106 @@
+import numpy as np
+import pytest
+import tensorflow as tf
+
+from translator.decoding import beam_decode, greedy_decode, recompute_greedy
+from translator.text import END, START, UNK
+
+SENTENCES = ["Tom is here.", "I like cats.", "Where is Mary?", "Help!", "Mary has a cat.", "I am tired."]
+NOISE = [
+    "",
+    "   \t ",
+    "東京は大きいです。",
+    "Привет, как дела?",
+    "I like cats 😀🐈",
+    "Tom\x00 is\x07 here\x1b.",
+    "<b>Tom</b> is <i>here</i>.",
+    "Tom " * 2500,
+    "x" * 10000,
+]
+
+
+def source_ids(translator, texts):
+    return tf.cast(translator.pipeline.source(tf.constant(texts)), tf.int32)
+
+
+def test_cached_decoding_equals_full_recomputation(tiny_translator):
+    ids = source_ids(tiny_translator, SENTENCES)
+    cached, _ = tiny_translator.greedy_ids(ids)
+    pipeline = tiny_translator.pipeline
+    naive = recompute_greedy(tiny_translator.model, ids, tiny_translator.max_length, pipeline.start_id, pipeline.end_id)
+    np.testing.assert_array_equal(cached.numpy(), naive)
+    assert (cached.numpy() == pipeline.end_id).any(axis=1).all(), "every sentence ends"
+
+
+def test_the_model_learned_the_fixture(tiny_translator):
+    assert tiny_translator.translate("Tom is here.") == "Tom está aquí."
+
+
+def test_batch_equals_one_by_one(tiny_translator):
+    batched = tiny_translator.translate(SENTENCES)
+    assert batched == [tiny_translator.translate(sentence) for sentence in SENTENCES]
+    tiny_translator.batch_size = 4  # several batches, including a short last one
+    try:
+        assert tiny_translator.translate(SENTENCES) == batched
+    finally:
+        tiny_translator.batch_size = 64
+
+
+def test_beam_of_one_is_greedy_and_wider_beams_translate(tiny_translator):
+    ids = source_ids(tiny_translator, SENTENCES)
+    pipeline, model, length = tiny_translator.pipeline, tiny_translator.model, tiny_translator.max_length
+    greedy, _ = greedy_decode(model, ids, pipeline.start_id, pipeline.end_id, length)
+    beam, _ = beam_decode(model, ids, pipeline.start_id, pipeline.end_id, length, beam_size=1)
+    np.testing.assert_array_equal(beam, greedy)
+    assert tiny_translator.translate("Tom is here.", beam_size=4) == "Tom está aquí."
+    assert all(tiny_translator.translate(SENTENCES, beam_size=3))
+
+
+def test_beam_size_is_checked(tiny_translator):
+    with pytest.raises(ValueError, match="beam size"):
+        tiny_translator.translate("Hi.", beam_size=0)
+
+
+@pytest.mark.parametrize("text", NOISE, ids=lambda t: repr(t[:12]))
+def test_bad_input_never_crashes_or_leaks_special_tokens(tiny_translator, text):
+    out = tiny_translator.translate(text)
+    assert isinstance(out, str)
+    for special in (START, END, UNK):
+        assert special not in out
+    if not text.strip():
+        assert out == ""
+
+
+def test_long_text_is_split_at_sentences_with_a_warning_only_when_needed(tiny_translator, capsys):
+    text = " ".join(["Tom is here."] * 10)
+    out = tiny_translator.translate(text)
+    assert out.count("Tom está aquí.") == 10
+    assert capsys.readouterr().err == ""
+    tiny_translator.translate("Tom " * 50)
+    assert "translating it in pieces" in capsys.readouterr().err
+
+
+def test_unknown_output_word_is_copied_from_the_attended_source_word(tiny_translator, monkeypatch):
+    pipeline = tiny_translator.pipeline
+    length = tiny_translator.max_length
+    gato = pipeline.target_vocabulary.index("gato")
+
+    def emit_unk(ids):
+        # "[UNK] gato [end]", with the [UNK] attending source position 1.
+        tokens = np.zeros((ids.shape[0], length), "int32")
+        tokens[:, :3] = [1, gato, pipeline.end_id]
+        attended = np.ones((ids.shape[0], length), "int32")
+        return tf.constant(tokens), tf.constant(attended)
+
+    monkeypatch.setattr(tiny_translator, "greedy_ids", emit_unk)
+    assert tiny_translator.decode_batch(["My Kaoru cat."]) == ["Kaoru gato"]
+    # Noise is never copied: the attended word is an unknown symbol.
+    assert tiny_translator.decode_batch(["A 😀 cat."]) == ["Gato"]
+
+
+def test_attention_weights_are_a_distribution_over_source_tokens(tiny_translator):
+    source, target, weights = tiny_translator.attention("Tom is here.")
+    assert source == ["tom", "is", "here", "."]
+    assert target[-1] == END
+    assert weights.shape == (len(target), len(source))
+    np.testing.assert_allclose(weights.sum(axis=1), 1.0, atol=1e-5)

@@ -1,0 +1,304 @@
+"""The HTTP API: translations, the page, attention, dynamic batching, limits and errors."""
+
+import asyncio
+import re
+import threading
+import time
+from types import SimpleNamespace
+
+import pytest
+
+fastapi = pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from translator import server  # noqa: E402
+from translator.model_dir import ModelDirError  # noqa: E402
+
+
+class FakeTranslator:
+    """Upper-cases instead of translating, and records every batch: fast tests of the plumbing."""
+
+    config = SimpleNamespace(name="fake")
+
+    def __init__(self, delay=0.0, error=None):
+        self.calls = []
+        self.delay = delay
+        self.error = error
+
+    def translate(self, texts, beam_size=1):
+        self.calls.append((list(texts), beam_size))
+        time.sleep(self.delay)
+        if self.error:
+            raise self.error
+        return [text.upper() for text in texts]
+
+    def segments(self, text):
+        return [text] if text.strip() else []
+
+
+@pytest.fixture(scope="module")
+def client(tiny_translator):
+    with TestClient(server.create_app(tiny_translator)) as client:
+        yield client
+
+
+def limited_client(translator=None, **options):
+    """A client on the fake translator with small limits, so each one is cheap to cross."""
+    options = {"max_body_bytes": 2000, "max_sentences": 3, "max_chars": 50, **options}
+    return TestClient(server.create_app(translator or FakeTranslator(), **options))
+
+
+# Translations on the tiny model.
+
+
+def test_translates_one_text(client, tiny_translator):
+    response = client.post("/translate", json={"text": "Tom is here."})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["translations"] == [tiny_translator.translate("Tom is here.")]
+    assert body["translations"][0]
+    assert body["model"] == "tiny"
+    assert isinstance(body["ms"], float) and body["ms"] > 0
+
+
+def test_translates_a_list_in_order(client, tiny_translator):
+    texts = ["Tom is here.", "Where is Mary?", "I have a dog."]
+    response = client.post("/translate", json={"texts": texts})
+    assert response.status_code == 200
+    assert response.json()["translations"] == tiny_translator.translate(texts)
+
+
+def test_empty_text_translates_to_empty(client):
+    assert client.post("/translate", json={"text": ""}).json()["translations"] == [""]
+    translations = client.post("/translate", json={"texts": ["  ", "Help!"]}).json()["translations"]
+    assert translations[0] == "" and translations[1]
+    assert client.post("/translate", json={"texts": []}).json()["translations"] == []
+
+
+def test_beam_search(client, tiny_translator):
+    response = client.post("/translate", json={"text": "I see Mary.", "beam": 3})
+    assert response.status_code == 200
+    assert response.json()["translations"] == [tiny_translator.translate("I see Mary.", beam_size=3)]
+
+
+def test_health(client):
+    assert client.get("/health").json() == {"status": "ok", "model": "tiny"}
+
+
+def test_page_is_self_contained(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/html")
+    page = response.text
+    for element in ('<textarea id="source"', '<label for="source"', 'id="translate"', 'id="show-attention"',
+                    '<label for="show-attention"', "/attention", "ctrlKey"):
+        assert element in page
+    # Nothing fetched from elsewhere: no remote scripts, styles, fonts or images.
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page)
+    assert "@import" not in page and "url(" not in page
+
+
+def test_docs(client):
+    assert client.get("/docs").status_code == 200
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {"/translate", "/attention", "/health"} <= set(paths)
+
+
+def test_attention(client):
+    response = client.post("/attention", json={"text": "Tom is here."})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["sentence"] == "Tom is here."
+    assert body["source"] and body["target"]
+    assert len(body["weights"]) == len(body["target"])
+    for row in body["weights"]:
+        assert len(row) == len(body["source"])
+        assert sum(row) == pytest.approx(1.0, abs=0.02)  # softmax rows over the real source tokens
+
+
+def test_attention_of_empty_text(client):
+    body = client.post("/attention", json={"text": " "}).json()
+    assert body == {"sentence": "", "source": [], "target": [], "weights": []}
+
+
+# Dynamic batching.
+
+
+def test_batcher_decodes_concurrent_requests_together():
+    fake = FakeTranslator()
+
+    async def main():
+        batcher = server.Batcher(fake.translate, batch_timeout_ms=50)
+        batcher.start()
+        results = await asyncio.gather(*(batcher.submit([f"s{i}", f"t{i}"], 1) for i in range(10)))
+        await batcher.stop()
+        return results, batcher.batches
+
+    results, batches = asyncio.run(main())
+    assert batches == 1 and len(fake.calls) == 1
+    # Each request gets its own slice of the batch, in order.
+    assert results == [[f"S{i}", f"T{i}"] for i in range(10)]
+
+
+def test_batcher_respects_max_batch_size_and_beams():
+    fake = FakeTranslator()
+
+    async def main():
+        batcher = server.Batcher(fake.translate, max_batch_size=4, batch_timeout_ms=50)
+        batcher.start()
+        requests = [batcher.submit([f"s{i}"], 1 + i % 2) for i in range(10)]
+        results = await asyncio.gather(*requests)
+        await batcher.stop()
+        return results
+
+    results = asyncio.run(main())
+    assert results == [[f"S{i}"] for i in range(10)]
+    for texts, beam in fake.calls:
+        # One beam size per decoder call, and never more than a full batch.
+        assert {int(text[1:]) % 2 + 1 for text in texts} == {beam}
+        assert len(texts) <= 4
+    assert sum(len(texts) for texts, _ in fake.calls) == 10
+
+
+def test_batcher_survives_a_failed_batch():
+    fake = FakeTranslator(error=RuntimeError("boom"))
+
+    async def main():
+        batcher = server.Batcher(fake.translate, batch_timeout_ms=1)
+        batcher.start()
+        with pytest.raises(RuntimeError, match="boom"):
+            await batcher.submit(["a"], 1)
+        fake.error = None
+        result = await batcher.submit(["b"], 1)
+        await batcher.stop()
+        return result
+
+    assert asyncio.run(main()) == ["B"]
+
+
+def test_concurrent_http_requests_share_batches():
+    fake = FakeTranslator(delay=0.05)
+    count = 16
+    responses = [None] * count
+    with limited_client(fake, batch_timeout_ms=200) as client:
+
+        def send(i):
+            responses[i] = client.post("/translate", json={"text": f"sentence {i}"})
+
+        threads = [threading.Thread(target=send, args=(i,)) for i in range(count)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        batches = client.app.state.batcher.batches
+    assert [r.json()["translations"] for r in responses] == [[f"SENTENCE {i}"] for i in range(count)]
+    assert batches < count
+    assert max(len(texts) for texts, _ in fake.calls) > 1
+
+
+# Limits and bad input: a clear JSON error, never a stack trace.
+
+
+def error_of(response, status):
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"} and isinstance(body["error"], str)
+    assert "Traceback" not in body["error"]
+    return body["error"]
+
+
+def test_body_too_large():
+    with limited_client() as client:
+        message = error_of(client.post("/translate", json={"text": "x" * 3000}), 413)
+    assert "2000 bytes" in message
+
+
+def test_chunked_body_too_large():
+    # No Content-Length: the limit must still hold while the body streams in.
+    chunks = (b'{"text": "' + b"x" * 500, *(b"x" * 500 for _ in range(5)), b'"}')
+    with limited_client() as client:
+        response = client.post("/translate", content=iter(chunks), headers={"content-type": "application/json"})
+    assert "2000 bytes" in error_of(response, 413)
+
+
+def test_chunked_body_under_the_limit_is_fine():
+    chunks = (b'{"text": ', b'"hello"}')
+    with limited_client() as client:
+        response = client.post("/translate", content=iter(chunks), headers={"content-type": "application/json"})
+    assert response.json()["translations"] == ["HELLO"]
+
+
+def test_too_many_texts():
+    with limited_client() as client:
+        message = error_of(client.post("/translate", json={"texts": ["a", "b", "c", "d"]}), 413)
+    assert "limit is 3" in message
+
+
+def test_text_too_long():
+    with limited_client() as client:
+        assert "limit is 50" in error_of(client.post("/translate", json={"text": "x" * 51}), 413)
+        assert "text 1" in error_of(client.post("/translate", json={"texts": ["ok", "x" * 51]}), 413)
+        assert "limit is 50" in error_of(client.post("/attention", json={"text": "x" * 51}), 413)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ('{"text": "unterminated', "not valid JSON"),
+        ("", "empty"),
+        ('["a list"]', "object"),
+        ('{"text": 5}', "text"),
+        ('{"text": null}', "exactly one"),
+        ('{"texts": "not a list"}', "texts"),
+        ('{"texts": ["ok", 7]}', "texts.1"),
+        ('{"text": "a", "texts": ["b"]}', "exactly one"),
+        ("{}", "exactly one"),
+        ('{"txt": "typo"}', "txt"),
+        ('{"text": "a", "beam": 0}', "beam"),
+        ('{"text": "a", "beam": 9}', "beam"),
+        ('{"text": "a", "beam": "2"}', "beam"),
+        ('{"text": "a", "beam": 1.5}', "beam"),
+        ('{"text": "a", "beam": true}', "beam"),
+    ],
+)
+def test_bad_translate_requests(body, expected):
+    with limited_client() as client:
+        response = client.post("/translate", content=body, headers={"content-type": "application/json"})
+    assert expected in error_of(response, 422)
+
+
+def test_bad_attention_requests():
+    with limited_client() as client:
+        assert "text" in error_of(client.post("/attention", json={"texts": ["a"]}), 422)
+        assert "text" in error_of(client.post("/attention", json={"text": 3}), 422)
+
+
+def test_unknown_path_and_method_are_json():
+    with limited_client() as client:
+        assert error_of(client.get("/nowhere"), 404)
+        assert error_of(client.get("/translate"), 405)
+
+
+def test_unexpected_exception_is_a_500_without_details():
+    fake = FakeTranslator(error=RuntimeError("secret internals at /home/x"))
+    with TestClient(server.create_app(fake), raise_server_exceptions=False) as client:
+        response = client.post("/translate", json={"text": "hello"})
+        message = error_of(response, 500)
+        assert "secret" not in message and "RuntimeError" in message
+        # The server goes on serving.
+        fake.error = None
+        assert client.post("/translate", json={"text": "again"}).json()["translations"] == ["AGAIN"]
+
+
+# run(): a missing model fails before anything listens.
+
+
+def test_run_with_missing_model_raises_before_binding(tmp_path, monkeypatch):
+    import uvicorn
+
+    def must_not_serve(*args, **kwargs):
+        raise AssertionError("uvicorn.run was called for a missing model")
+
+    monkeypatch.setattr(uvicorn, "run", must_not_serve)
+    with pytest.raises(ModelDirError, match="no trained model"):
+        server.run(str(tmp_path / "missing"), port=8000)
