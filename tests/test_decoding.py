@@ -104,3 +104,13 @@ def test_attention_weights_are_a_distribution_over_source_tokens(tiny_translator
     assert target[-1] == END
     assert weights.shape == (len(target), len(source))
     np.testing.assert_allclose(weights.sum(axis=1), 1.0, atol=1e-5)
+
+
+def test_decoding_loop_compiles_with_xla(tiny_translator):
+    pipeline = tiny_translator.pipeline
+    ids = source_ids(tiny_translator, SENTENCES)
+    compiled = tf.function(
+        lambda x: greedy_decode(tiny_translator.model, x, pipeline.start_id, pipeline.end_id, tiny_translator.max_length),
+        jit_compile=True,
+    )
+    np.testing.assert_array_equal(compiled(ids)[0], tiny_translator.greedy_ids(ids)[0])

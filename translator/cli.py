@@ -35,7 +35,9 @@ def cmd_train(args):
     from translator import train
     from translator.config import preset
 
+    switches = {"on": True, "off": False, "auto": None}
     overrides = {k: v for k, v in (("epochs", args.epochs), ("name", args.name)) if v is not None}
+    overrides.update(mixed_precision=switches[args.mixed_precision], jit_compile=switches[args.xla])
     train.train(preset(args.preset, **overrides), data_path=args.data, output_dir=args.output)
 
 
@@ -110,6 +112,8 @@ def build_parser():
     p.add_argument("--name", help="override the run name (the saved_models/ subdirectory)")
     p.add_argument("--data", help="corpus path; default: $TRANSLATOR_DATA, data/, download")
     p.add_argument("--output", default="saved_models", help="where to write the model directory")
+    for flag, what in (("--mixed-precision", "float16 compute (bfloat16 on TPU)"), ("--xla", "XLA compilation")):
+        p.add_argument(flag, choices=("auto", "on", "off"), default="auto", help=f"{what}; auto: on with a GPU/TPU")
     p.set_defaults(run=cmd_train)
 
     p = commands.add_parser("translate", help="translate text, a file, or standard input")
