@@ -191,7 +191,8 @@ class Translator:
         self.config = config
         self.batch_size = batch_size
         self.max_length = config.sequence_length
-        ids = tf.TensorSpec((None, config.sequence_length), tf.int32)
+        # Any source length up to the model's: batches are trimmed to their longest sentence.
+        ids = tf.TensorSpec((None, None), tf.int32)
         start, end = pipeline.start_id, pipeline.end_id
         self.greedy_ids = tf.function(
             lambda source_ids: greedy_decode(model, source_ids, start, end, self.max_length),
@@ -208,7 +209,7 @@ class Translator:
             start, end = self.pipeline.start_id, self.pipeline.end_id
             self._beam[beam_size] = tf.function(
                 lambda ids: beam_decode(self.model, ids, start, end, self.max_length, beam_size),
-                input_signature=[tf.TensorSpec((None, self.config.sequence_length), tf.int32)],
+                input_signature=[tf.TensorSpec((None, None), tf.int32)],
             )
         return self._beam[beam_size](source_ids)
 
@@ -216,11 +217,14 @@ class Translator:
         """Translates a list of texts that each fit the model; returns a list of str."""
         texts = tf.constant(texts)
         source_ids = tf.cast(self.pipeline.source(texts), tf.int32)
+        # Padding past the batch's longest sentence changes nothing (masked) but costs compute.
+        longest = max(1, int(tf.reduce_max(tf.math.count_nonzero(source_ids, axis=1))))
+        source_ids = source_ids[:, :longest]
         if beam_size > 1:
             tokens, attended = self.beam_ids(source_ids, beam_size)
         else:
             tokens, attended = self.greedy_ids(source_ids)
-        words = tf.gather(self.pipeline.source_words(texts), attended, batch_dims=1)
+        words = tf.gather(self.pipeline.source_words(texts)[:, :longest], attended, batch_dims=1)
         return [s.decode("utf-8") for s in self.pipeline.detokenize(tokens, unk_words=words).numpy()]
 
     def token_counts(self, texts):
@@ -278,9 +282,13 @@ class Translator:
         single = isinstance(texts, str)
         texts = [texts] if single else list(texts)
         owners, pieces = self.segments(texts)
-        outputs = []
-        for start in range(0, len(pieces), self.batch_size):
-            outputs += self.decode_batch(pieces[start:start + self.batch_size], beam_size)
+        # Batches of similar lengths: short sentences do not wait for long ones.
+        order = sorted(range(len(pieces)), key=lambda i: len(pieces[i]))
+        outputs = [""] * len(pieces)
+        for start in range(0, len(order), self.batch_size):
+            batch = order[start:start + self.batch_size]
+            for i, output in zip(batch, self.decode_batch([pieces[i] for i in batch], beam_size)):
+                outputs[i] = output
         joined = [[] for _ in texts]
         for owner, output in zip(owners, outputs):
             if output:

@@ -8,8 +8,12 @@ import sacrebleu
 from translator import data, model_dir
 
 
-def translate_all(translator, english, beam_size=1, batch_size=64):
-    """Translates a list of sentences in batches, with a Keras progress bar."""
+def translate_all(translator, english, beam_size=1, batch_size=2048):
+    """Translates a list of sentences, with a Keras progress bar.
+
+    Chunks are large so the translator can sort each by length into batches
+    of similar sentences; the bar advances once a chunk.
+    """
     progress = keras.utils.Progbar(len(english), unit_name="sentence")
     outputs = []
     for start in range(0, len(english), batch_size):
