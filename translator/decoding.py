@@ -192,40 +192,49 @@ class Translator:
         self.batch_size = batch_size
         self.max_length = config.sequence_length
         # Any source length up to the model's: batches are trimmed to their longest sentence.
-        ids = tf.TensorSpec((None, None), tf.int32)
         start, end = pipeline.start_id, pipeline.end_id
         self.greedy_ids = tf.function(
             lambda source_ids: greedy_decode(model, source_ids, start, end, self.max_length),
-            input_signature=[ids],
+            input_signature=[tf.TensorSpec((None, None), tf.int32)],
         )
-        self._beam = {}
+        self._text_functions = {}
 
     @classmethod
     def load(cls, directory, **kwargs):
         return cls(*model_dir.load(directory), **kwargs)
 
-    def beam_ids(self, source_ids, beam_size):
-        if beam_size not in self._beam:
-            start, end = self.pipeline.start_id, self.pipeline.end_id
-            self._beam[beam_size] = tf.function(
-                lambda ids: beam_decode(self.model, ids, start, end, self.max_length, beam_size),
-                input_signature=[tf.TensorSpec((None, None), tf.int32)],
+    def text_function(self, beam_size=1):
+        """The whole of translation as one graph: strings `(batch,)` in, strings out.
+
+        Vectorisation, decoding, the copying of source words for `[UNK]` and
+        detokenisation run without returning to Python, which matters for
+        single sentences, where the decoding itself is only a few milliseconds.
+        The exported SavedModel serves this same function.
+        """
+        if beam_size not in self._text_functions:
+            pipeline, start, end = self.pipeline, self.pipeline.start_id, self.pipeline.end_id
+
+            def translate(texts):
+                source_ids = tf.cast(pipeline.source(texts), tf.int32)
+                # Padding past the batch's longest sentence changes nothing (masked) but costs compute.
+                longest = tf.maximum(tf.reduce_max(tf.math.count_nonzero(source_ids, axis=1, dtype=tf.int32)), 1)
+                source_ids = source_ids[:, :longest]
+                if beam_size > 1:
+                    tokens, attended = beam_decode(self.model, source_ids, start, end, self.max_length, beam_size)
+                else:
+                    tokens, attended = self.greedy_ids(source_ids)
+                words = tf.gather(pipeline.source_words(texts)[:, :longest], attended, batch_dims=1)
+                return pipeline.detokenize(tokens, unk_words=words)
+
+            self._text_functions[beam_size] = tf.function(
+                translate, input_signature=[tf.TensorSpec([None], tf.string, name="texts")]
             )
-        return self._beam[beam_size](source_ids)
+        return self._text_functions[beam_size]
 
     def decode_batch(self, texts, beam_size=1):
         """Translates a list of texts that each fit the model; returns a list of str."""
-        texts = tf.constant(texts)
-        source_ids = tf.cast(self.pipeline.source(texts), tf.int32)
-        # Padding past the batch's longest sentence changes nothing (masked) but costs compute.
-        longest = max(1, int(tf.reduce_max(tf.math.count_nonzero(source_ids, axis=1))))
-        source_ids = source_ids[:, :longest]
-        if beam_size > 1:
-            tokens, attended = self.beam_ids(source_ids, beam_size)
-        else:
-            tokens, attended = self.greedy_ids(source_ids)
-        words = tf.gather(self.pipeline.source_words(texts)[:, :longest], attended, batch_dims=1)
-        return [s.decode("utf-8") for s in self.pipeline.detokenize(tokens, unk_words=words).numpy()]
+        translations = self.text_function(beam_size)(tf.constant(texts, tf.string))
+        return [s.decode("utf-8") for s in translations.numpy()]
 
     def token_counts(self, texts):
         """How many source tokens each text becomes (before truncation), in one batched call."""

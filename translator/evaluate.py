@@ -1,6 +1,7 @@
 """BLEU and chrF of a model on the test split (or any file of pairs), with sacrebleu."""
 
 import time
+from collections import defaultdict
 
 import keras
 import sacrebleu
@@ -22,31 +23,49 @@ def translate_all(translator, english, beam_size=1, batch_size=2048):
     return outputs
 
 
-def score(hypotheses, references):
-    """Corpus BLEU and chrF: cased, sacrebleu's default tokenisation, references as written."""
+def score(hypotheses, reference_streams):
+    """Corpus BLEU and chrF: cased, sacrebleu's default tokenisation, references as written.
+
+    `reference_streams` is a list of reference lists, one entry per hypothesis
+    in each; `None` where a sentence has fewer references than others.
+    """
     bleu = sacrebleu.metrics.BLEU()
     chrf = sacrebleu.metrics.CHRF()
     return {
-        "bleu": round(bleu.corpus_score(hypotheses, [references]).score, 2),
-        "chrf": round(chrf.corpus_score(hypotheses, [references]).score, 2),
+        "bleu": round(bleu.corpus_score(hypotheses, reference_streams).score, 2),
+        "chrf": round(chrf.corpus_score(hypotheses, reference_streams).score, 2),
         "bleu_signature": str(bleu.get_signature()),
         "chrf_signature": str(chrf.get_signature()),
     }
 
 
 def evaluate(translator, pairs, beam_size=1, examples=10):
-    """Scores `translator` on `pairs`; returns the scores, timing and example translations."""
+    """Scores `translator` on `pairs`; returns the scores, timing and example translations.
+
+    The main scores take each pair on its own, one reference each, as the
+    corpus gives them. Many English sentences have several Spanish
+    translations, of which one output can match only one: `multi_reference`
+    also scores each distinct source once against all of its references.
+    """
     english = [source for source, _ in pairs]
     references = [target for _, target in pairs]
+    sources = list(dict.fromkeys(english))  # each distinct source is translated once
     started = time.perf_counter()
-    hypotheses = translate_all(translator, english, beam_size=beam_size)
+    translated = dict(zip(sources, translate_all(translator, sources, beam_size=beam_size)))
     seconds = time.perf_counter() - started
-    result = score(hypotheses, references)
+    hypotheses = [translated[source] for source in english]
+    result = score(hypotheses, [references])
+    by_source = defaultdict(list)
+    for source, reference in pairs:
+        by_source[source].append(reference)
+    most = max((len(refs) for refs in by_source.values()), default=0)
+    streams = [[by_source[s][i] if i < len(by_source[s]) else None for s in sources] for i in range(most)]
+    result["multi_reference"] = {"sources": len(sources), **score([translated[s] for s in sources], streams)}
     result.update(
         sentences=len(pairs),
         beam_size=beam_size,
         seconds=round(seconds, 1),
-        sentences_per_second=round(len(pairs) / seconds, 1),
+        sentences_per_second=round(len(sources) / seconds, 1),
         examples=[
             {"english": e, "reference": r, "translation": h}
             for e, r, h in list(zip(english, references, hypotheses))[:examples]
@@ -67,6 +86,9 @@ def report(result, name):
     print(f"\n{name}: {result['sentences']:,} sentences, beam {result['beam_size']}")
     print(f"BLEU {result['bleu']:.2f}   {result['bleu_signature']}")
     print(f"chrF {result['chrf']:.2f}   {result['chrf_signature']}")
+    multi = result["multi_reference"]
+    print(f"all references of each of the {multi['sources']:,} distinct sources: "
+          f"BLEU {multi['bleu']:.2f}, chrF {multi['chrf']:.2f}")
     print(f"{result['sentences_per_second']:.0f} sentences/s\n")
     for example in result["examples"]:
         print(f"  EN  {example['english']}\n  REF {example['reference']}\n  OUT {example['translation']}\n")

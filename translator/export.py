@@ -8,29 +8,21 @@ truncated in the graph; the Python `Translator` splits them instead.
 """
 
 import keras
-import tensorflow as tf
 
-from translator.decoding import Translator, greedy_decode
+from translator.decoding import Translator
 
 
 def export(model_path, output_path):
     translator = Translator.load(model_path)
-    model, pipeline = translator.model, translator.pipeline
-
-    def translate(texts):
-        source_ids = tf.cast(pipeline.source(texts), tf.int32)
-        tokens, attended = greedy_decode(
-            model, source_ids, pipeline.start_id, pipeline.end_id, translator.max_length
-        )
-        words = tf.gather(pipeline.source_words(texts), attended, batch_dims=1)
-        return {"translations": pipeline.detokenize(tokens, unk_words=words)}
-
+    translate = translator.text_function(beam_size=1)
     archive = keras.export.ExportArchive()
-    archive.track(model)
-    for vectorizer in (pipeline.source, pipeline.target):
+    archive.track(translator.model)
+    for vectorizer in (translator.pipeline.source, translator.pipeline.target):
         vectorizer.build((None,))  # built layers only: their lookup tables travel with the export
         archive.track(vectorizer)
-    archive.track(pipeline.truecase_table)
-    archive.add_endpoint("serve", translate, input_signature=[tf.TensorSpec([None], tf.string, name="texts")])
+    archive.track(translator.pipeline.truecase_table)
+    archive.add_endpoint(
+        "serve", lambda texts: {"translations": translate(texts)}, input_signature=translate.input_signature
+    )
     archive.write_out(str(output_path))
     return output_path
