@@ -1,0 +1,170 @@
+"""`python -m bench --model saved_models/en-es [--quick]`: every speed figure, in one process.
+
+Runs decoding (issue 4), training speed against the keras.io example
+(issue 5), GPU training (when there is a GPU) and a serving load test on the
+same machine, writes everything to `bench/results.json` and prints a table.
+`--quick` runs tiny sizes, for tests and smoke runs: its figures mean nothing.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import random
+import sys
+from pathlib import Path
+
+# TensorFlow's start-up chatter is noise in a report.
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+DEFAULT_MODEL = "saved_models/en-es"
+DEFAULT_OUTPUT = Path(__file__).resolve().parent / "results.json"
+LOAD_TEST_CLIENTS, LOAD_TEST_SECONDS = 32, 30.0
+QUICK_LOAD_TEST_CLIENTS, QUICK_LOAD_TEST_SECONDS = 4, 3.0
+# --quick: a slice of the corpus is enough to exercise every path.
+QUICK_PAIRS = {"train": 2000, "val": 0, "test": 200}
+
+
+def machine_info():
+    import keras
+    import numpy as np
+    import tensorflow as tf
+
+    return {
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpu_count": os.cpu_count(),
+        # Another process busy on the same cores would slow every figure: say so.
+        "load_average_at_start": os.getloadavg() if hasattr(os, "getloadavg") else None,
+        "gpus": [device.name for device in tf.config.list_physical_devices("GPU")],
+        "python": platform.python_version(),
+        "tensorflow": tf.__version__,
+        "keras": keras.__version__,
+        "numpy": np.__version__,
+    }
+
+
+def english_sentences(pairs, seed=0):
+    """The distinct English sides, shuffled with a fixed seed.
+
+    The corpus runs from short sentences to long ones: the first few thousand
+    alone would flatter every speed. (The test split repeats a sentence once
+    per translation, hence distinct.)
+    """
+    sentences = list(dict.fromkeys(english for english, _ in pairs))
+    random.Random(seed).shuffle(sentences)
+    return sentences
+
+
+def load_test(model_path, sentences, decoding_result, quick):
+    """Section 4, skipped with the reason when the load tester or the server's packages are missing."""
+    clients, seconds = (QUICK_LOAD_TEST_CLIENTS, QUICK_LOAD_TEST_SECONDS) if quick else (
+        LOAD_TEST_CLIENTS, LOAD_TEST_SECONDS)
+    try:
+        from bench.load_test import run_load_test
+
+        result = dict(run_load_test(model_path, clients=clients, seconds=seconds, sentences=sentences))
+    except ImportError as error:  # bench/load_test.py not there, or fastapi/uvicorn/httpx not installed
+        return {"skipped": True, "reason": f"load test skipped: {error}"}
+    # A server batches requests from many clients, so it should keep at least
+    # half of what batched translation does with no HTTP in the way.
+    target = decoding_result["sentences_per_s"]["batch_64"] / 2
+    return {
+        "skipped": False, "clients": clients, "seconds": seconds, **result,
+        "sentences_per_s_target": target, "sentences_per_s_pass": result["sentences_per_s"] >= target,
+    }
+
+
+def load_test_rows(result):
+    if result["skipped"]:
+        return [(result["reason"], "", "", "skipped")]
+    return [
+        (f"requests/s ({result['clients']} clients, {result['seconds']:.0f} s)", f"{result['requests_per_s']:,.1f}",
+         "", ""),
+        ("latency p50 / p99", f"{result['p50_ms']:.0f} / {result['p99_ms']:.0f} ms", "", ""),
+        ("errors", f"{result['errors']} of {result['requests']}", "", ""),
+        ("sentences/s", f"{result['sentences_per_s']:,.0f}", f">= {result['sentences_per_s_target']:,.0f}",
+         "PASS" if result["sentences_per_s_pass"] else "MISS"),
+    ]
+
+
+def format_table(sections):
+    """Plain-text table: `sections` is a list of (title, rows), each row (metric, value, target, verdict)."""
+    header = ("metric", "value", "target", "result")
+    rows = [row for _, section_rows in sections for row in section_rows]
+    # A long note row (no value) would stretch the first column for everyone: it is left out of the widths.
+    widths = [max(len(str(row[i])) for row in [header, *(r for r in rows if r[1])]) for i in range(4)]
+
+    def line(row):
+        return "  ".join(str(cell).ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+
+    out = [line(header), line(["-" * w for w in widths])]
+    for title, section_rows in sections:
+        out += ["", f"[{title}]", *(line(row) for row in section_rows)]
+    return "\n".join(out)
+
+
+def run_benchmark(model_path=DEFAULT_MODEL, output=DEFAULT_OUTPUT, quick=False, splits=None,
+                  default_model=DEFAULT_MODEL, data_path=None):
+    """Runs every section, writes `output` (JSON) and returns `(results, table)`.
+
+    `splits` (train/test pair lists) replaces the corpus; `default_model` is
+    where the `default` preset's vocabulary and epoch times are read from.
+    """
+    from bench import decoding, training
+    from translator import data
+
+    splits = splits or data.load_splits(data_path)
+    if quick:
+        # A random slice: the corpus runs from short sentences to long ones.
+        splits = {name: random.Random(0).sample(pairs, min(len(pairs), QUICK_PAIRS.get(name, 0)))
+                  for name, pairs in splits.items()}
+    sentences = english_sentences(splits["test"])
+    results = {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "command": " ".join([Path(sys.executable).name, "-m", "bench", *sys.argv[1:]]),
+        "model": str(model_path),
+        "quick": quick,
+        "machine": machine_info(),
+    }
+    results["decoding"] = decoding.run(model_path, sentences, quick)
+    results["training"] = training.run(splits["train"], default_model, quick)
+    results["gpu"] = training.run_gpu(splits["train"], default_model, quick)
+    results["load_test"] = load_test(model_path, sentences, results["decoding"], quick)
+
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    table = format_table([
+        ("1. decoding, one model (issue 4)", decoding.table_rows(results["decoding"])),
+        (f"2. training speed, batch {training.BATCH_SIZE} (issue 5)", training.table_rows(results["training"])),
+        ("3. GPU", training.gpu_rows(results["gpu"])),
+        ("4. serving load test", load_test_rows(results["load_test"])),
+    ])
+    return results, table
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default=DEFAULT_MODEL, help="the trained model to decode and serve with")
+    parser.add_argument("--quick", action="store_true", help="tiny sizes: checks that everything runs")
+    parser.add_argument("--output", default=str(DEFAULT_OUTPUT), help="where to write the JSON results")
+    parser.add_argument("--default-model", default=DEFAULT_MODEL,
+                        help="the trained `default` preset: its vocabulary and epoch times")
+    parser.add_argument("--data", help="corpus path (else TRANSLATOR_DATA or the cached download)")
+    args = parser.parse_args(argv)
+    import tensorflow as tf
+
+    # Three models each trace their train step for two batch shapes; TensorFlow's
+    # "excessive retracing" warning counts them together, wrongly.
+    tf.get_logger().setLevel("ERROR")
+    results, table = run_benchmark(args.model, args.output, args.quick, default_model=args.default_model,
+                                   data_path=args.data)
+    print(table)
+    print(f"\nmachine: {results['machine']['processor']}, {results['machine']['cpu_count']} CPUs; "
+          f"written to {args.output}")
+
+
+if __name__ == "__main__":
+    main()
