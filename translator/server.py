@@ -313,7 +313,7 @@ def create_app(
 
 def _attention(translator, text):
     """The cross-attention of the first sentence of `text` (the heatmap shows one sentence)."""
-    pieces = translator.segments(text)
+    _, pieces = translator.segments([text])
     if not pieces:
         return {"sentence": "", "source": [], "target": [], "weights": []}
     source, target, weights = translator.attention(pieces[0])
