@@ -246,10 +246,10 @@ class TransformerDecoder(keras.layers.Layer):
              self_attention_cache=None, cache_update_index=None, cross_attention_cache=None,
              training=None, return_attention_scores=False):
         length = ops.shape(inputs)[1]
-        if self_attention_cache is None:
+        if self_attention_cache is None and padding_mask is None:
             self_mask = masks.causal_mask(length)[None]
-            if padding_mask is not None:
-                self_mask = ops.logical_and(self_mask, masks.key_padding_mask(padding_mask, length))
+        elif self_attention_cache is None:
+            self_mask = masks.decoder_self_attention_mask(padding_mask)
         else:
             # The new tokens sit at cache_update_index; later cache slots are still empty.
             cache_length = ops.shape(self_attention_cache)[2]
