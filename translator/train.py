@@ -156,10 +156,11 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
     """
     started = time.perf_counter()
     keras.utils.set_random_seed(config.seed)
-    on_accelerator = accelerator() != "CPU"
+    device = accelerator()
+    on_accelerator = device != "CPU"
     mixed = config.mixed_precision if config.mixed_precision is not None else on_accelerator
     if mixed:
-        keras.mixed_precision.set_global_policy("mixed_bfloat16" if accelerator() == "TPU" else "mixed_float16")
+        keras.mixed_precision.set_global_policy("mixed_bfloat16" if device == "TPU" else "mixed_float16")
     jit = config.jit_compile if config.jit_compile is not None else on_accelerator
 
     splits = splits or data.load_splits(data_path)
@@ -180,7 +181,7 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
         )
     print(
         f"{config.name}: {count_parameters(model):,} parameters, {config.epochs} epochs, "
-        f"{strategy.num_replicas_in_sync} replica(s) on {accelerator()}, "
+        f"{strategy.num_replicas_in_sync} replica(s) on {device}, "
         f"mixed precision {'on' if mixed else 'off'}, XLA {'on' if jit else 'off'}"
     )
     best_weights = run_dir / "best.weights.h5"
@@ -223,7 +224,7 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
                 "platform": platform.platform(),
                 "processor": platform.processor() or platform.machine(),
                 "cpu_count": os.cpu_count(),
-                "accelerator": accelerator(),
+                "accelerator": device,
                 "replicas": strategy.num_replicas_in_sync,
                 "tensorflow": tf.__version__,
                 "keras": keras.__version__,
