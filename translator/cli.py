@@ -41,11 +41,6 @@ def cmd_train(args):
     train.train(preset(args.preset, **overrides), data_path=args.data, output_dir=args.output)
 
 
-def _read_lines(path):
-    with open(path, encoding="utf-8") as handle:
-        return [line.rstrip("\n") for line in handle]
-
-
 def cmd_translate(args):
     from translator.decoding import Translator
 
@@ -53,9 +48,10 @@ def cmd_translate(args):
     if args.text:
         texts = [" ".join(args.text)]
     elif args.file:
-        texts = _read_lines(args.file)
+        with open(args.file, encoding="utf-8") as handle:
+            texts = handle.read().splitlines()
     else:
-        texts = [line.rstrip("\n") for line in sys.stdin]
+        texts = sys.stdin.read().splitlines()
     translations = translator.translate(texts, beam_size=args.beam)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as handle:
@@ -97,6 +93,14 @@ def beam_size(value):
     return beam
 
 
+def add_model_argument(parser):
+    parser.add_argument("--model", default=DEFAULT_MODEL, help=f"model directory (default {DEFAULT_MODEL})")
+
+
+def add_beam_argument(parser):
+    parser.add_argument("--beam", type=beam_size, default=1, help="beam size; 1 is greedy (default)")
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="translator", description="English to Spanish neural machine translation.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -120,25 +124,25 @@ def build_parser():
     p.add_argument("text", nargs="*", help="English text; omit to read --file or standard input")
     p.add_argument("--file", help="translate this file, one sentence a line")
     p.add_argument("--output", help="write translations here, one a line (default: standard output)")
-    p.add_argument("--model", default=DEFAULT_MODEL, help=f"model directory (default {DEFAULT_MODEL})")
-    p.add_argument("--beam", type=beam_size, default=1, help="beam size; 1 is greedy (default)")
+    add_model_argument(p)
+    add_beam_argument(p)
     p.set_defaults(run=cmd_translate)
 
     p = commands.add_parser("evaluate", help="BLEU and chrF on the test split or a file of pairs")
-    p.add_argument("--model", default=DEFAULT_MODEL, help=f"model directory (default {DEFAULT_MODEL})")
+    add_model_argument(p)
     p.add_argument("--pairs", help="a file of English<TAB>Spanish lines instead of the test split")
     p.add_argument("--columns", help="with --pairs: 0-based columns of English and Spanish, e.g. 1,3")
     p.add_argument("--data", help="corpus path for the test split")
-    p.add_argument("--beam", type=beam_size, default=1, help="beam size; 1 is greedy (default)")
+    add_beam_argument(p)
     p.set_defaults(run=cmd_evaluate)
 
     p = commands.add_parser("export", help="write a TensorFlow SavedModel (strings in, strings out)")
-    p.add_argument("--model", default=DEFAULT_MODEL, help=f"model directory (default {DEFAULT_MODEL})")
+    add_model_argument(p)
     p.add_argument("--output", help="SavedModel directory (default exports/<model name>)")
     p.set_defaults(run=cmd_export)
 
     p = commands.add_parser("serve", help="the web page and HTTP API")
-    p.add_argument("--model", default=DEFAULT_MODEL, help=f"model directory (default {DEFAULT_MODEL})")
+    add_model_argument(p)
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.set_defaults(run=cmd_serve)
