@@ -17,10 +17,11 @@ import tensorflow as tf
 from bench import keras_example
 from translator import model_dir
 from translator.config import Config, preset
+from translator.devices import resolve_auto
 from translator.losses import MaskedAccuracy, MaskedCrossEntropy
 from translator.model import Transformer
 from translator.text import TextPipeline
-from translator.train import accelerator, make_dataset, make_optimizer, vectorize
+from translator.train import make_dataset, make_optimizer, vectorize
 
 BATCH_SIZE = 64
 GPU_BATCH_SIZE = 512
@@ -111,12 +112,11 @@ def build_ours(config):
     """Our Transformer, compiled as `translator.train.train` compiles it."""
     model = Transformer(config)
     model.build()
-    on_accelerator = accelerator() != "CPU"
     model.compile(
         optimizer=make_optimizer(config),
         loss=MaskedCrossEntropy(config.label_smoothing),
         metrics=[MaskedAccuracy()],
-        jit_compile=config.jit_compile if config.jit_compile is not None else on_accelerator,
+        jit_compile=resolve_auto(config.jit_compile),
     )
     return model
 

@@ -7,7 +7,6 @@ the same command resumes where it stopped. The finished model is written to
 """
 
 import csv
-import json
 import os
 import platform
 import shutil
@@ -20,6 +19,7 @@ import tensorflow as tf
 
 from translator import data, model_dir
 from translator.config import Config
+from translator.devices import accelerator, choose_strategy, resolve_auto
 from translator.losses import MaskedAccuracy, MaskedCrossEntropy
 from translator.model import Transformer, count_parameters
 from translator.text import TextPipeline
@@ -92,27 +92,6 @@ def make_optimizer(config):
     raise ValueError(f"unknown optimizer {config.optimizer!r}: use adamw, adam or rmsprop")
 
 
-def choose_strategy():
-    """TPU if there is one, several GPUs or workers if there are, else the default (one device)."""
-    if os.environ.get("TPU_NAME") or Path("/dev/accel0").exists():
-        resolver = tf.distribute.cluster_resolver.TPUClusterResolver()
-        tf.config.experimental_connect_to_cluster(resolver)
-        tf.tpu.experimental.initialize_tpu_system(resolver)
-        return tf.distribute.TPUStrategy(resolver)
-    workers = json.loads(os.environ.get("TF_CONFIG", "{}")).get("cluster", {}).get("worker", [])
-    if len(workers) > 1:
-        return tf.distribute.MultiWorkerMirroredStrategy()
-    if len(tf.config.list_logical_devices("GPU")) > 1:
-        return tf.distribute.MirroredStrategy()
-    return tf.distribute.get_strategy()
-
-
-def accelerator():
-    if tf.config.list_logical_devices("TPU"):
-        return "TPU"
-    return "GPU" if tf.config.list_logical_devices("GPU") else "CPU"
-
-
 class EpochTimer(keras.callbacks.Callback):
     """Adds each epoch's wall time to the logs, so CSVLogger records it."""
 
@@ -157,11 +136,10 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
     started = time.perf_counter()
     keras.utils.set_random_seed(config.seed)
     device = accelerator()
-    on_accelerator = device != "CPU"
-    mixed = config.mixed_precision if config.mixed_precision is not None else on_accelerator
+    mixed = resolve_auto(config.mixed_precision, device)
     if mixed:
         keras.mixed_precision.set_global_policy("mixed_bfloat16" if device == "TPU" else "mixed_float16")
-    jit = config.jit_compile if config.jit_compile is not None else on_accelerator
+    jit = resolve_auto(config.jit_compile, device)
 
     splits = splits or data.load_splits(data_path)
     run_dir = Path(runs_dir) / config.name

@@ -1,0 +1,42 @@
+"""Which devices this process has, and the choices that follow from it.
+
+Training and inference ask the same question ("is there a GPU or TPU?") to
+resolve their `auto` settings, so it lives here once.
+"""
+
+import json
+import os
+from pathlib import Path
+
+import tensorflow as tf
+
+
+def accelerator():
+    """"TPU", "GPU" or "CPU": the best kind of device TensorFlow sees."""
+    if tf.config.list_logical_devices("TPU"):
+        return "TPU"
+    return "GPU" if tf.config.list_logical_devices("GPU") else "CPU"
+
+
+def resolve_auto(setting, device=None):
+    """A switch that is True, False or None (auto: on with a GPU or TPU, off on a CPU alone).
+
+    Keras resolves `jit_compile="auto"` the same way on TensorFlow: on a CPU,
+    XLA's compile time rarely pays for itself in one run.
+    """
+    return setting if setting is not None else (device or accelerator()) != "CPU"
+
+
+def choose_strategy():
+    """TPU if there is one, several GPUs or workers if there are, else the default (one device)."""
+    if os.environ.get("TPU_NAME") or Path("/dev/accel0").exists():
+        resolver = tf.distribute.cluster_resolver.TPUClusterResolver()
+        tf.config.experimental_connect_to_cluster(resolver)
+        tf.tpu.experimental.initialize_tpu_system(resolver)
+        return tf.distribute.TPUStrategy(resolver)
+    workers = json.loads(os.environ.get("TF_CONFIG", "{}")).get("cluster", {}).get("worker", [])
+    if len(workers) > 1:
+        return tf.distribute.MultiWorkerMirroredStrategy()
+    if len(tf.config.list_logical_devices("GPU")) > 1:
+        return tf.distribute.MirroredStrategy()
+    return tf.distribute.get_strategy()
