@@ -32,7 +32,8 @@ def test_decoding_figures(quick_run):
     decoding = quick_run[0]["decoding"]
     for value in (decoding["example_loop"]["median_ms"], decoding["greedy_one_sentence"]["median_ms"],
                   decoding["translate_one_sentence"]["median_ms"], decoding["latency_speedup"],
-                  *decoding["sentences_per_s"].values()):
+                  decoding["greedy_one_sentence_without_xla"]["median_ms"], *decoding["sentences_per_s"].values(),
+                  *decoding["first_pass_sentences_per_s"].values(), *decoding["sentences_per_s_without_xla"].values()):
         assert positive(value)
     assert set(decoding["sentences_per_s"]) == {"batch_64", "batch_256"}
     assert isinstance(decoding["latency_speedup_pass"], bool) and isinstance(decoding["throughput_pass"], bool)
@@ -62,7 +63,7 @@ def test_gpu_and_load_test_sections(quick_run):
     if load["skipped"]:
         assert load["reason"]
     else:
-        assert positive(load["requests"]) and load["errors"] >= 0
+        assert positive(load["requests"]) and load["errors"] >= 0 and positive(load["server_cpu_cores"])
 
 
 def test_table_lists_every_target(quick_run):

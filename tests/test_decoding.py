@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from translator.decoding import Translator, beam_decode, greedy_decode, recompute_greedy
+from translator.decoding import LENGTH_BUCKET, Translator, beam_decode, greedy_decode, recompute_greedy, row_bucket
 from translator.text import END, START, UNK
 
 SENTENCES = ["Tom is here.", "I like cats.", "Where is Mary?", "Help!", "Mary has a cat.", "I am tired."]
@@ -91,7 +91,7 @@ def test_unknown_output_word_is_copied_from_the_attended_source_word(tiny_model_
         row = tf.constant([[1, gato, pipeline.end_id] + [0] * (translator.max_length - 3)], tf.int32)
         return tf.tile(row, [batch, 1]), tf.ones([batch, translator.max_length], tf.int32)
 
-    translator.greedy_ids = emit_unk  # before the first translation traces the text graph
+    translator.ids_function = lambda beam_size=1: emit_unk  # before the first translation traces the text graph
     assert translator.decode_batch(["My Kaoru cat.", "A 😀 cat."]) == [
         "Kaoru gato",
         "Gato",  # noise is never copied: the attended word is an unknown symbol
@@ -106,11 +106,27 @@ def test_attention_weights_are_a_distribution_over_source_tokens(tiny_translator
     np.testing.assert_allclose(weights.sum(axis=1), 1.0, atol=1e-5)
 
 
-def test_decoding_loop_compiles_with_xla(tiny_translator):
-    pipeline = tiny_translator.pipeline
+def test_xla_decoding_equals_graph_decoding(tiny_model_dir, tiny_translator):
+    compiled = Translator.load(tiny_model_dir, jit_compile=True)
+    assert compiled.jit_compile and not tiny_translator.jit_compile  # auto is off on a CPU
+    # Six sentences: XLA pads them to eight rows, and their lengths to a multiple of 8.
     ids = source_ids(tiny_translator, SENTENCES)
-    compiled = tf.function(
-        lambda x: greedy_decode(tiny_translator.model, x, pipeline.start_id, pipeline.end_id, tiny_translator.max_length),
-        jit_compile=True,
-    )
-    np.testing.assert_array_equal(compiled(ids)[0], tiny_translator.greedy_ids(ids)[0])
+    for beam in (1, 3):
+        xla_tokens, xla_attended = compiled.ids_function(beam)(ids)
+        tokens, attended = tiny_translator.ids_function(beam)(ids)
+        np.testing.assert_array_equal(xla_tokens, tokens)
+        np.testing.assert_array_equal(xla_attended, attended)
+    assert compiled.translate(SENTENCES + NOISE) == tiny_translator.translate(SENTENCES + NOISE)
+
+
+def test_row_buckets_are_few_and_waste_little():
+    assert [int(row_bucket(n)) for n in (1, 2, 3, 5, 8, 9, 16, 17, 24, 25, 64, 65)] == [
+        1, 2, 4, 8, 8, 16, 16, 24, 24, 32, 64, 72,
+    ]
+
+
+def test_warm_up_prepares_every_shape(tiny_model_dir, tiny_translator):
+    assert tiny_translator.warm_up() == 1  # without XLA one traced graph serves every shape
+    compiled = Translator.load(tiny_model_dir, jit_compile=True)
+    lengths = -(-compiled.max_length // LENGTH_BUCKET)
+    assert compiled.warm_up(max_batch_size=3) == 3 * lengths  # rows 1, 2 and 4

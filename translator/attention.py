@@ -42,10 +42,8 @@ class CachedMultiHeadAttention(keras.layers.MultiHeadAttention):
             key = self._key_dense(value if key is None else key)
             value = self._value_dense(value)
             if cache is not None:
-                start = [0, cache_update_index, 0, 0]
-                key = ops.slice_update(cache[:, 0], start, key)
-                value = ops.slice_update(cache[:, 1], start, value)
-                cache = ops.stack([key, value], axis=1)
+                cache = ops.slice_update(cache, [0, 0, cache_update_index, 0, 0], ops.stack([key, value], axis=1))
+                key, value = cache[:, 0], cache[:, 1]
         output, scores = self._compute_attention(
             query, key, value, attention_mask=attention_mask, training=training,
             return_attention_scores=True,

@@ -94,10 +94,10 @@ def report(result, name):
         print(f"  EN  {example['english']}\n  REF {example['reference']}\n  OUT {example['translation']}\n")
 
 
-def run(model_path, pairs_file=None, data_path=None, columns=None, beam_size=1):
+def run(model_path, pairs_file=None, data_path=None, columns=None, beam_size=1, jit_compile=None):
     from translator.decoding import Translator
 
-    translator = Translator.load(model_path)
+    translator = Translator.load(model_path, jit_compile=jit_compile)
     pairs, name = load_eval_pairs(pairs_file, data_path, columns)
     result = evaluate(translator, pairs, beam_size=beam_size)
     report(result, name)

@@ -13,7 +13,8 @@ from translator.decoding import Translator
 
 
 def export(model_path, output_path):
-    translator = Translator.load(model_path)
+    # No XLA inside: any TensorFlow runtime, TF Serving included, can then run the graph as it is.
+    translator = Translator.load(model_path, jit_compile=False)
     translate = translator.text_function(beam_size=1)
     archive = keras.export.ExportArchive()
     archive.track(translator.model)
