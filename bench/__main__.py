@@ -65,7 +65,7 @@ def load_test(model_path, sentences, decoding_result, quick):
         from bench.load_test import run_load_test
 
         result = dict(run_load_test(model_path, clients=clients, seconds=seconds, sentences=sentences))
-    except ImportError as error:  # bench/load_test.py not there, or fastapi/uvicorn/httpx not installed
+    except ImportError as error:  # bench/load_test.py not there, or fastapi/uvicorn not installed
         return {"skipped": True, "reason": f"load test skipped: {error}"}
     # A server batches requests from many clients, so it should keep at least
     # half of what batched translation does with no HTTP in the way.
@@ -84,6 +84,8 @@ def load_test_rows(result):
          "", ""),
         ("latency p50 / p99", f"{result['p50_ms']:.0f} / {result['p99_ms']:.0f} ms", "", ""),
         ("errors", f"{result['errors']} of {result['requests']}", "", ""),
+        ("mean batch size; server CPU cores busy", f"{result['mean_batch_size']:.1f}; {result['server_cpu_cores']:.1f}",
+         "", ""),
         ("sentences/s", f"{result['sentences_per_s']:,.0f}", f">= {result['sentences_per_s_target']:,.0f}",
          "PASS" if result["sentences_per_s_pass"] else "MISS"),
     ]

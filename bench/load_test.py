@@ -6,16 +6,20 @@ Starts the server on a free port of 127.0.0.1 (never anything else), runs
 requests are the case dynamic batching is for: the server should decode
 many of them per batch (see `mean_batch_size`).
 
-The clients and the server share this process (the server in a thread), so
-on a small machine they compete for the CPU: the numbers are a floor.
+The clients run in a second process; on a small machine they still compete
+with the server for the same cores, so the numbers are a floor.
 
     python -m bench.load_test --model saved_models/en-es --clients 32 --seconds 30
 """
 
 import argparse
-import asyncio
+import http.client
 import json
+import multiprocessing
+import threading
 import time
+import urllib.parse
+from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
@@ -33,44 +37,53 @@ SENTENCES = [
 ]
 
 
-async def _client(http, url, sentences, first, deadline, latencies, failures):
-    """Posts one sentence after another until the deadline; the request in flight then is the last."""
+def _client(host, port, sentences, first, deadline, request_timeout, latencies, failures):
+    """Posts one sentence after another on one keep-alive connection until the deadline."""
+    connection = http.client.HTTPConnection(host, port, timeout=request_timeout)
     index = first
     while time.perf_counter() < deadline:
-        text = sentences[index % len(sentences)]
+        body = json.dumps({"text": sentences[index % len(sentences)]})
         index += 1
         started = time.perf_counter()
         try:
-            response = await http.post(url, json={"text": text})
-            ok = response.status_code == 200
-        except Exception as error:  # timeouts and dropped connections count as errors, not crashes
+            connection.request("POST", "/translate", body, {"Content-Type": "application/json"})
+            response = connection.getresponse()
+            response.read()
+        except (OSError, http.client.HTTPException) as error:  # timeouts and dropped connections are errors
             failures.append(type(error).__name__)
+            connection.close()  # the next request opens a new connection
             continue
-        if ok:
+        if response.status == 200:
             latencies.append((time.perf_counter() - started) * 1000)
         else:
-            failures.append(str(response.status_code))
+            failures.append(str(response.status))
+    connection.close()
 
 
-async def _drive(base_url, clients, seconds, sentences, request_timeout):
-    import httpx
+def drive(base_url, clients, seconds, sentences, request_timeout):
+    """Runs `clients` threads to the deadline; returns `(latencies_ms, failures, elapsed_s)`.
 
+    The standard library's blocking client, one thread and one connection per
+    client: it costs the machine a fraction of what an asyncio client library
+    costs per request, and that CPU would otherwise be taken from the server.
+    """
+    host, port = urllib.parse.urlsplit(base_url).hostname, urllib.parse.urlsplit(base_url).port
     latencies, failures = [], []
-    # trust_env=False: no proxy from the environment between us and the loopback server.
-    async with httpx.AsyncClient(
-        timeout=request_timeout, trust_env=False, limits=httpx.Limits(max_connections=clients)
-    ) as http:
-        started = time.perf_counter()
-        deadline = started + seconds
-        await asyncio.gather(*(
-            _client(http, f"{base_url}/translate", sentences, i, deadline, latencies, failures)
-            for i in range(clients)
-        ))
-        elapsed = time.perf_counter() - started
-    return latencies, failures, elapsed
+    started = time.perf_counter()
+    deadline = started + seconds
+    threads = [
+        threading.Thread(target=_client, args=(host, port, sentences, i, deadline, request_timeout, latencies, failures))
+        for i in range(clients)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return latencies, failures, time.perf_counter() - started
 
 
-def run_load_test(model_path, clients=32, seconds=30.0, sentences=None, request_timeout=30.0) -> dict:
+def run_load_test(model_path, clients=32, seconds=30.0, sentences=None, request_timeout=30.0,
+                  jit_compile=True) -> dict:
     """Serves `model_path` on a free loopback port and loads it; returns the measurements.
 
     Stops by itself: clients stop starting requests after `seconds`, and each
@@ -80,11 +93,21 @@ def run_load_test(model_path, clients=32, seconds=30.0, sentences=None, request_
     from translator.decoding import Translator
 
     sentences = list(sentences or SENTENCES)
-    translator = Translator.load(model_path)
-    translator.translate(sentences[:1])  # trace the graph before the clock starts
+    translator = Translator.load(model_path, jit_compile=jit_compile)
+    # Compile before the clock starts, as `translator serve` does; each client has one
+    # sentence in flight, so no batch holds more than `clients`.
+    translator.warm_up(min(clients, server.MAX_BATCH_SIZE))
     app = server.create_app(translator)
-    with server.background_server(app, host=HOST) as base_url:
-        latencies, failures, elapsed = asyncio.run(_drive(base_url, clients, seconds, sentences, request_timeout))
+    # The clients are other programs: they run in their own process, so their Python
+    # does not share the server's interpreter lock (they still share the cores).
+    with server.background_server(app, host=HOST) as base_url, ProcessPoolExecutor(
+        1, mp_context=multiprocessing.get_context("spawn")
+    ) as clients_process:
+        cpu = time.process_time()
+        latencies, failures, elapsed = clients_process.submit(
+            drive, base_url, clients, seconds, sentences, request_timeout
+        ).result()
+        cpu = time.process_time() - cpu
         batcher = app.state.batcher
         batches, batched = batcher.batches, batcher.sentences
     requests = len(latencies) + len(failures)
@@ -99,6 +122,8 @@ def run_load_test(model_path, clients=32, seconds=30.0, sentences=None, request_
         "seconds": elapsed,
         "batches": batches,
         "mean_batch_size": batched / batches if batches else 0.0,
+        # Of this machine's cores, how many the server kept busy: near all of them, it is compute-bound.
+        "server_cpu_cores": cpu / elapsed,
     }
 
 

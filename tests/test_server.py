@@ -32,9 +32,6 @@ class FakeTranslator:
             raise self.error
         return [text.upper() for text in texts]
 
-    def segments(self, text):
-        return [text] if text.strip() else []
-
 
 @pytest.fixture(scope="module")
 def client(tiny_translator):
