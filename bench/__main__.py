@@ -64,7 +64,9 @@ def load_test(model_path, sentences, decoding_result, quick):
     try:
         from bench.load_test import run_load_test
 
-        result = dict(run_load_test(model_path, clients=clients, seconds=seconds, sentences=sentences))
+        # --quick only checks that it runs: without XLA it skips a minute of compiling.
+        result = dict(run_load_test(model_path, clients=clients, seconds=seconds, sentences=sentences,
+                                    jit_compile=not quick))
     except ImportError as error:  # bench/load_test.py not there, or fastapi/uvicorn not installed
         return {"skipped": True, "reason": f"load test skipped: {error}"}
     # A server batches requests from many clients, so it should keep at least
