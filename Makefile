@@ -8,6 +8,7 @@ DATA ?=
 MODEL ?= saved_models/en-es
 SENTENCE ?= Where is the train station?
 BEAM ?=
+XLA ?=
 
 .PHONY: install data train translate evaluate export serve test lint bench notebooks
 
@@ -29,13 +30,13 @@ translate: $(STAMP)
 	$(PY) -m translator translate --model "$(MODEL)" $(if $(BEAM),--beam $(BEAM)) "$(SENTENCE)"
 
 evaluate: $(STAMP)
-	$(PY) -m translator evaluate --model "$(MODEL)" $(if $(DATA),--data "$(DATA)")
+	$(PY) -m translator evaluate --model "$(MODEL)" $(if $(DATA),--data "$(DATA)") $(if $(XLA),--xla $(XLA))
 
 export: $(STAMP)
 	$(PY) -m translator export --model "$(MODEL)"
 
 serve: $(STAMP)
-	$(PY) -m translator serve --model "$(MODEL)"
+	$(PY) -m translator serve --model "$(MODEL)" $(if $(XLA),--xla $(XLA))
 
 test: $(STAMP)
 	$(PY) -m pytest

@@ -29,7 +29,7 @@ def test_translate_text_file_and_stdin(tiny_model_dir, tmp_path):
     assert result.returncode == 0, result.stderr
     assert output.read_text(encoding="utf-8") == "Tom está aquí.\n\n¡Ayuda!\n"
 
-    result = cli("translate", "--model", tiny_model_dir, stdin="Help!\nTom is here.\n")
+    result = cli("translate", "--model", tiny_model_dir, "--xla", "on", stdin="Help!\nTom is here.\n")
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == ["¡Ayuda!", "Tom está aquí."]
 
@@ -53,6 +53,8 @@ def test_missing_or_corrupt_model_is_one_line_and_exit_2(tmp_path):
 def test_bad_arguments_are_clear(tiny_model_dir, tmp_path):
     result = cli("translate", "--model", tiny_model_dir, "--beam", 0, "Hi")
     assert result.returncode == 2 and "beam size" in result.stderr
+    result = cli("translate", "--model", tiny_model_dir, "--xla", "maybe", "Hi")
+    assert result.returncode == 2 and "--xla" in result.stderr
     result = cli("translate", "--model", tiny_model_dir, "--file", tmp_path / "missing.txt")
     assert result.returncode == 2 and "missing.txt" in result.stderr and "Traceback" not in result.stderr
 
