@@ -221,6 +221,11 @@ class Translator:
         self._id_functions = {}
         self._text_functions = {}
         self.greedy_ids = self.ids_function(beam_size=1)
+        # Traced once: run eagerly, the ragged text ops cost milliseconds per call.
+        self._count_tokens = tf.function(
+            lambda texts: pipeline.split_source(standardize(texts)).merge_dims(1, 2).row_lengths(),
+            input_signature=[tf.TensorSpec([None], tf.string)],
+        )
 
     def ids_function(self, beam_size=1):
         """Decoding as one graph: source ids `(batch, length)` in, `(tokens, attended)` out.
@@ -306,12 +311,6 @@ class Translator:
 
     def token_counts(self, texts):
         """How many source tokens each text becomes (before truncation), in one batched call."""
-        if not hasattr(self, "_count_tokens"):
-            # Traced once: run eagerly, the ragged text ops cost milliseconds per call.
-            self._count_tokens = tf.function(
-                lambda texts: self.pipeline.split_source(standardize(texts)).merge_dims(1, 2).row_lengths(),
-                input_signature=[tf.TensorSpec([None], tf.string)],
-            )
         return self._count_tokens(tf.constant(texts, tf.string)).numpy()
 
     def segments(self, texts):
