@@ -18,10 +18,8 @@ from bench import keras_example
 from translator import model_dir
 from translator.config import Config, preset
 from translator.devices import resolve_auto
-from translator.losses import MaskedAccuracy, MaskedCrossEntropy
-from translator.model import Transformer
 from translator.text import TextPipeline
-from translator.train import make_dataset, make_optimizer, vectorize
+from translator.train import compiled_model, make_dataset, vectorize
 
 BATCH_SIZE = 64
 GPU_BATCH_SIZE = 512
@@ -108,19 +106,6 @@ def summarize(timing, params, peak):
     }
 
 
-def build_ours(config):
-    """Our Transformer, compiled as `translator.train.train` compiles it."""
-    model = Transformer(config)
-    model.build()
-    model.compile(
-        optimizer=make_optimizer(config),
-        loss=MaskedCrossEntropy(config.label_smoothing),
-        metrics=[MaskedAccuracy()],
-        jit_compile=resolve_auto(config.jit_compile),
-    )
-    return model
-
-
 def flop_parameters(model):
     """Our non-embedding parameters touched per source token (encoder) and per target token (the rest)."""
 
@@ -134,7 +119,7 @@ def flop_parameters(model):
 
 def ours_speed(config, source_ids, target_ids, steps, warmup, peak):
     batches = epoch_batches(make_dataset(source_ids, target_ids, config.batch_size, shuffle=True, seed=config.seed))
-    model = build_ours(config)
+    model = compiled_model(config, resolve_auto(config.jit_compile))  # as `translator.train.train` compiles it
     result = summarize(time_steps(model, batches, steps, warmup), flop_parameters(model), peak)
     return {**result, "steps_per_epoch": len(batches)}
 

@@ -126,6 +126,19 @@ def prepare_run(config, run_dir, splits):
     return pipeline, config
 
 
+def compiled_model(config, jit_compile):
+    """A built `Transformer`, compiled for training: the configured optimizer, masked loss and accuracy."""
+    model = Transformer(config)
+    model.build()
+    model.compile(
+        optimizer=make_optimizer(config),
+        loss=MaskedCrossEntropy(config.label_smoothing),
+        metrics=[MaskedAccuracy()],
+        jit_compile=jit_compile,
+    )
+    return model
+
+
 def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", splits=None,
           strategy=None, callbacks=()):
     """Trains `config` and writes `output_dir/<config.name>/`. Returns that directory.
@@ -149,14 +162,7 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
 
     strategy = strategy or choose_strategy()
     with strategy.scope():
-        model = Transformer(config)
-        model.build()
-        model.compile(
-            optimizer=make_optimizer(config),
-            loss=MaskedCrossEntropy(config.label_smoothing),
-            metrics=[MaskedAccuracy()],
-            jit_compile=jit,
-        )
+        model = compiled_model(config, jit)
     print(
         f"{config.name}: {count_parameters(model):,} parameters, {config.epochs} epochs, "
         f"{strategy.num_replicas_in_sync} replica(s) on {device}, "
