@@ -157,6 +157,30 @@ def test_batcher_respects_max_batch_size_and_beams():
     assert sum(len(texts) for texts, _ in fake.calls) == 10
 
 
+def test_batcher_decodes_a_second_batch_while_the_first_runs():
+    running, peak = [0], [0]
+
+    def slow_translate(texts, beam_size):
+        running[0] += 1
+        peak[0] = max(peak[0], running[0])
+        time.sleep(0.3)
+        running[0] -= 1
+        return texts
+
+    async def main():
+        batcher = server.Batcher(slow_translate, batch_timeout_ms=1)
+        batcher.start()
+        first = asyncio.ensure_future(batcher.submit(["a"], 1))
+        await asyncio.sleep(0.1)  # the first batch is decoding now
+        second = await batcher.submit(["b"], 1)
+        results = [await first, second]
+        await batcher.stop()
+        return results
+
+    assert asyncio.run(main()) == [["a"], ["b"]]
+    assert peak[0] == 2  # the second request did not wait for the first batch to end
+
+
 def test_batcher_survives_a_failed_batch():
     fake = FakeTranslator(error=RuntimeError("boom"))
 
