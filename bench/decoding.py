@@ -75,7 +75,7 @@ def throughput(translator, sentences, batch_size):
     The first pass traces (and under XLA compiles) every batch shape these
     sentences need; the steady figure is a second pass over the same sentences.
     """
-    # The compiled loop takes any batch size, so the same translator serves every size untraced.
+    # One translator for every batch size: the first pass prepares whatever new shapes a size needs.
     previous, translator.batch_size = translator.batch_size, batch_size
     try:
         first = timed(lambda: translator.translate(sentences))

@@ -1,7 +1,7 @@
 """Load test of the HTTP server: many concurrent clients, one sentence per request.
 
 Starts the server on a free port of 127.0.0.1 (never anything else), runs
-`clients` asyncio clients that each post single sentences in a loop until
+`clients` clients (threads) that each post single sentences in a loop until
 `seconds` are up, and reports throughput and latency. Single-sentence
 requests are the case dynamic batching is for: the server should decode
 many of them per batch (see `mean_batch_size`).
@@ -67,7 +67,8 @@ def drive(base_url, clients, seconds, sentences, request_timeout):
     client: it costs the machine a fraction of what an asyncio client library
     costs per request, and that CPU would otherwise be taken from the server.
     """
-    host, port = urllib.parse.urlsplit(base_url).hostname, urllib.parse.urlsplit(base_url).port
+    address = urllib.parse.urlsplit(base_url)
+    host, port = address.hostname, address.port
     latencies, failures = [], []
     started = time.perf_counter()
     deadline = started + seconds
