@@ -95,7 +95,7 @@ def run_load_test(model_path, clients=32, seconds=30.0, sentences=None, request_
 
     sentences = list(sentences or SENTENCES)
     translator = Translator.load(model_path, jit_compile=jit_compile)
-    translator.warm_up(server.MAX_BATCH_SIZE)  # compile before the clock starts, as `translator serve` does
+    translator.warm_up(server.DECODE_BATCH_SIZE)  # compile before the clock starts, as `translator serve` does
     app = server.create_app(translator)
     # The clients are other programs: they run in their own process, so their Python
     # does not share the server's interpreter lock (they still share the cores).

@@ -1,3 +1,5 @@
+from unittest import mock
+
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -39,11 +41,10 @@ def test_the_model_learned_the_fixture(tiny_translator):
 def test_batch_equals_one_by_one(tiny_translator):
     batched = tiny_translator.translate(SENTENCES)
     assert batched == [tiny_translator.translate(sentence) for sentence in SENTENCES]
-    tiny_translator.batch_size = 4  # several batches, including a short last one
-    try:
-        assert tiny_translator.translate(SENTENCES) == batched
-    finally:
-        tiny_translator.batch_size = 64
+    # Two batches, the last one short.
+    with mock.patch.object(tiny_translator, "decode_batch", wraps=tiny_translator.decode_batch) as decode:
+        assert tiny_translator.translate(SENTENCES, batch_size=4) == batched
+    assert sorted(len(call.args[0]) for call in decode.call_args_list) == [2, 4]
 
 
 def test_beam_of_one_is_greedy_and_wider_beams_translate(tiny_translator):

@@ -22,11 +22,13 @@ class FakeTranslator:
 
     def __init__(self, delay=0.0, error=None):
         self.calls = []
+        self.batch_sizes = []
         self.delay = delay
         self.error = error
 
-    def translate(self, texts, beam_size=1):
+    def translate(self, texts, beam_size=1, batch_size=None):
         self.calls.append((list(texts), beam_size))
+        self.batch_sizes.append(batch_size)
         time.sleep(self.delay)
         if self.error:
             raise self.error
@@ -215,6 +217,8 @@ def test_concurrent_http_requests_share_batches():
     assert [r.json()["translations"] for r in responses] == [[f"SENTENCE {i}"] for i in range(count)]
     assert batches < count
     assert max(len(texts) for texts, _ in fake.calls) > 1
+    # A gathered batch is decoded sorted by length, in short batches (see DECODE_BATCH_SIZE).
+    assert set(fake.batch_sizes) == {server.DECODE_BATCH_SIZE}
 
 
 # Limits and bad input: a clear JSON error, never a stack trace.

@@ -351,13 +351,14 @@ class Translator:
             add(owner, " ".join(run), used)
         return segments
 
-    def translate(self, texts, beam_size=1):
+    def translate(self, texts, beam_size=1, batch_size=None):
         """Translates one string (returns str) or a list of strings (returns a list).
 
         Empty or blank text gives "". Text longer than the model's sequence
         length is split at sentence boundaries (and, if one sentence is still
         too long, into runs of words, with a warning on stderr), each piece is
-        translated, and the pieces are joined.
+        translated, and the pieces are joined. Pieces are sorted by length and
+        decoded `batch_size` at a time (default: the translator's).
         """
         if beam_size < 1:
             raise ValueError(f"beam size must be at least 1, got {beam_size}")
@@ -366,7 +367,8 @@ class Translator:
         owners, pieces, sizes = self.segments(texts)
         # Batches of similar lengths: short sentences do not wait for long ones.
         order = sorted(range(len(pieces)), key=lambda i: (sizes[i], len(pieces[i])))
-        batches = [order[start:start + self.batch_size] for start in range(0, len(order), self.batch_size)]
+        batch_size = batch_size or self.batch_size
+        batches = [order[start:start + batch_size] for start in range(0, len(order), batch_size)]
         outputs = [""] * len(pieces)
         # Batches decode in parallel threads (TensorFlow releases the GIL): one batch's
         # loop alone leaves the cores idle between its small per-step ops.

@@ -7,10 +7,12 @@
     GET  /            the page (self-contained: no CDN, no external fonts)
     GET  /docs        OpenAPI docs (FastAPI's Swagger UI, which does load from a CDN)
 
-Requests that arrive within `batch_timeout_ms` of each other are decoded in
-one batch, as TF Serving does: one decoder call for 30 sentences costs little
+Requests that arrive within `batch_timeout_ms` of each other are decoded
+together, as TF Serving does: one decoder call for 16 sentences costs little
 more than for one, so under load throughput grows with the batch instead of
-requests queueing one by one. Every error is `{"error": "..."}`, never a
+requests queueing one by one. A gathered batch is sorted by length and
+decoded `DECODE_BATCH_SIZE` sentences at a time, so short sentences do not
+wait for the longest. Every error is `{"error": "..."}`, never a
 stack trace.
 """
 
@@ -42,6 +44,11 @@ MAX_CHARS = 1000
 # Batching: wait at most this long for company, and no longer than this many sentences.
 BATCH_TIMEOUT_MS = 5.0
 MAX_BATCH_SIZE = 64
+# A gathered batch is decoded sorted by length, this many sentences at a time, two at
+# a time: requests arrive in random lengths, and one batch of them would run until its
+# longest sentence ends. Load test, 32 clients, 20 s runs: 16 gave 286-356 sentences/s,
+# 8 gave 271-281, 32 gave 239-247 and 64 (one batch) 228-268.
+DECODE_BATCH_SIZE = 16
 
 
 class TranslateRequest(BaseModel):
@@ -285,7 +292,7 @@ def create_app(
     """The app around a loaded `Translator`. Use it inside its lifespan (`with TestClient(app)`)."""
     model_name = model_name or translator.config.name
     batcher = Batcher(
-        lambda texts, beam: translator.translate(texts, beam_size=beam),
+        lambda texts, beam: translator.translate(texts, beam_size=beam, batch_size=DECODE_BATCH_SIZE),
         max_batch_size=max_batch_size,
         batch_timeout_ms=batch_timeout_ms,
     )
@@ -379,7 +386,7 @@ def run(model_path: str, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, jit
     translator = Translator.load(model_path, jit_compile=jit_compile)
     # Trace (with XLA: compile every batch shape) now, so no user waits for it.
     started = time.perf_counter()
-    shapes = translator.warm_up(limits.get("max_batch_size", MAX_BATCH_SIZE))
+    shapes = translator.warm_up(DECODE_BATCH_SIZE)
     print(f"translator: decoding graph ready for {shapes} batch shape(s) in {time.perf_counter() - started:.1f} s "
           f"(XLA {'on' if translator.jit_compile else 'off'})")
     app = create_app(translator, model_name=Path(model_path).name, **limits)
