@@ -21,6 +21,7 @@ pytestmark = pytest.mark.skipif(
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium (pip install selenium)")
 pytest.importorskip("fastapi", reason="needs the serve extra (fastapi, uvicorn)")
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
@@ -64,6 +65,14 @@ def wait_for_result(driver):
     return result.get_attribute("data-state"), result.text
 
 
+def heatmap_cells(driver, sentence):
+    """The heatmap's cells once it shows `sentence`, else None (ticking the box drew one for the earlier sentence)."""
+    heatmaps = driver.find_elements(By.CSS_SELECTOR, "#attention svg")
+    if heatmaps and sentence in heatmaps[0].get_attribute("aria-label"):
+        return heatmaps[0].find_elements(By.TAG_NAME, "rect")
+    return None
+
+
 def test_translate_in_the_browser(browser, base_url, tiny_translator):
     browser.get(base_url + "/")
     assert "translator" in browser.title.lower()
@@ -85,9 +94,11 @@ def test_translate_in_the_browser(browser, base_url, tiny_translator):
     source.send_keys(Keys.CONTROL, Keys.ENTER)
     state, text = wait_for_result(browser)
     assert state == "done" and text == tiny_translator.translate("Where is Mary?")
-    heatmap = WebDriverWait(browser, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#attention svg"))[0]
-    attention = tiny_translator.attention("Where is Mary?")
-    assert len(heatmap.find_elements(By.TAG_NAME, "rect")) == len(attention[0]) * len(attention[1])
+    cells = WebDriverWait(browser, 60, ignored_exceptions=[StaleElementReferenceException]).until(
+        lambda d: heatmap_cells(d, "Where is Mary?")
+    )
+    source_tokens, target_tokens, _ = tiny_translator.attention("Where is Mary?")
+    assert len(cells) == len(source_tokens) * len(target_tokens)
 
     ARTIFACTS.mkdir(exist_ok=True)
     assert browser.save_screenshot(str(ARTIFACTS / "browser.png"))

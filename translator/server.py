@@ -485,7 +485,7 @@ async function translate() {
       // The translation stands even if the heatmap fails: report that failure beside the heatmap.
       showAttention(text).catch((error) => { $("attention").textContent = "Attention: " + error.message; });
     } else {
-      $("attention").replaceChildren();
+      clearAttention();
     }
   } catch (error) {
     $("result").classList.add("error");
@@ -496,9 +496,19 @@ async function translate() {
   }
 }
 
+// Attention requests can overlap (the box ticked, then a new translation): only the newest may draw.
+let attentionRequests = 0;
+
+function clearAttention() {
+  attentionRequests++;
+  $("attention").replaceChildren();
+}
+
 async function showAttention(text) {
-  if (!text.trim()) { $("attention").replaceChildren(); return; }
+  if (!text.trim()) { clearAttention(); return; }
+  const request = ++attentionRequests;
   const data = await post("/attention", {text: text});
+  if (request !== attentionRequests) return;
   const caption = document.createElement("p");
   caption.className = "hint";
   caption.textContent = "Cross-attention of \u201c" + data.sentence + "\u201d: each Spanish token (row) "
@@ -551,7 +561,7 @@ $("show-attention").addEventListener("change", () => {
   if ($("show-attention").checked && $("result").dataset.state === "done") {
     showAttention($("source").value).catch((error) => { $("attention").textContent = "Attention: " + error.message; });
   } else if (!$("show-attention").checked) {
-    $("attention").replaceChildren();
+    clearAttention();
   }
 });
 </script>
