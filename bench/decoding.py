@@ -76,12 +76,9 @@ def throughput(translator, sentences, batch_size):
     sentences need; the steady figure is a second pass over the same sentences.
     """
     # One translator for every batch size: the first pass prepares whatever new shapes a size needs.
-    previous, translator.batch_size = translator.batch_size, batch_size
-    try:
-        first = timed(lambda: translator.translate(sentences))
-        return len(sentences) / timed(lambda: translator.translate(sentences)), len(sentences) / first
-    finally:
-        translator.batch_size = previous
+    first = timed(lambda: translator.translate(sentences, batch_size=batch_size))
+    steady = timed(lambda: translator.translate(sentences, batch_size=batch_size))
+    return len(sentences) / steady, len(sentences) / first
 
 
 def run(model_path, sentences, quick=False):
