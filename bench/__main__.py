@@ -88,6 +88,7 @@ def load_test_rows(result):
         ("errors", f"{result['errors']} of {result['requests']}", "", ""),
         ("mean batch size; server CPU cores busy", f"{result['mean_batch_size']:.1f}; {result['server_cpu_cores']:.1f}",
          "", ""),
+        ("share of the time a batch was decoding", f"{result['decoding_share']:.0%}", "", ""),
         ("sentences/s", f"{result['sentences_per_s']:,.0f}", f">= {result['sentences_per_s_target']:,.0f}",
          "PASS" if result["sentences_per_s_pass"] else "MISS"),
     ]

@@ -102,12 +102,12 @@ def run_load_test(model_path, clients=32, seconds=30.0, sentences=None, request_
     with server.background_server(app, host=HOST) as base_url, ProcessPoolExecutor(
         1, mp_context=multiprocessing.get_context("spawn")
     ) as clients_process:
-        cpu = time.process_time()
+        batcher = app.state.batcher
+        cpu, decoding = time.process_time(), batcher.decoding_seconds
         latencies, failures, elapsed = clients_process.submit(
             drive, base_url, clients, seconds, sentences, request_timeout
         ).result()
-        cpu = time.process_time() - cpu
-        batcher = app.state.batcher
+        cpu, decoding = time.process_time() - cpu, batcher.decoding_seconds - decoding
         batches, batched = batcher.batches, batcher.sentences
     requests = len(latencies) + len(failures)
     return {
@@ -123,6 +123,8 @@ def run_load_test(model_path, clients=32, seconds=30.0, sentences=None, request_
         "mean_batch_size": batched / batches if batches else 0.0,
         # Of this machine's cores, how many the server kept busy: near all of them, it is compute-bound.
         "server_cpu_cores": cpu / elapsed,
+        # The share of the run with a batch decoding: the rest, the model waited for requests.
+        "decoding_share": decoding / elapsed,
     }
 
 

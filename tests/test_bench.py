@@ -64,6 +64,7 @@ def test_gpu_and_load_test_sections(quick_run):
         assert load["reason"]
     else:
         assert positive(load["requests"]) and load["errors"] >= 0 and positive(load["server_cpu_cores"])
+        assert 0 < load["decoding_share"] <= 1
 
 
 def test_table_lists_every_target(quick_run):

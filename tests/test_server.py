@@ -160,12 +160,14 @@ def test_batcher_respects_max_batch_size_and_beams():
 
 
 def test_batcher_decodes_a_second_batch_while_the_first_runs():
-    running, peak = [0], [0]
+    running, peak, spans = [0], [0], []
 
     def slow_translate(texts, beam_size):
         running[0] += 1
         peak[0] = max(peak[0], running[0])
+        started = time.perf_counter()
         time.sleep(0.3)
+        spans.append((started, time.perf_counter()))
         running[0] -= 1
         return texts
 
@@ -177,10 +179,14 @@ def test_batcher_decodes_a_second_batch_while_the_first_runs():
         second = await batcher.submit(["b"], 1)
         results = [await first, second]
         await batcher.stop()
-        return results
+        return results, batcher.decoding_seconds
 
-    assert asyncio.run(main()) == [["a"], ["b"]]
+    results, decoding_seconds = asyncio.run(main())
+    assert results == [["a"], ["b"]]
     assert peak[0] == 2  # the second request did not wait for the first batch to end
+    # Time with a batch decoding counts the overlap once: the union of the two calls, not their sum.
+    union = max(end for _, end in spans) - min(start for start, _ in spans)
+    assert union - 0.01 <= decoding_seconds <= union + 0.1 < sum(end - start for start, end in spans)
 
 
 def test_batcher_survives_a_failed_batch():

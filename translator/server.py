@@ -110,6 +110,11 @@ class Batcher:
         self.batch_timeout = batch_timeout_ms / 1000
         self.batches = 0  # decoder calls so far: tests and benchmarks read it
         self.sentences = 0
+        # Seconds during which at least one batch was decoding: the rest of the time the
+        # model waited for requests (HTTP round trips, the gathering timeout).
+        self.decoding_seconds = 0.0
+        self._decoding_now = 0
+        self._decoding_since = 0.0
         self.queue: asyncio.Queue | None = None
         self.worker: asyncio.Task | None = None
         self.free: asyncio.Semaphore | None = None  # decoder threads not busy
@@ -177,6 +182,9 @@ class Batcher:
         texts = [text for item in group for text in item[0]]
         self.batches += 1
         self.sentences += len(texts)
+        if not self._decoding_now:
+            self._decoding_since = time.perf_counter()
+        self._decoding_now += 1
         try:
             outputs = await loop.run_in_executor(self.executor, self.translate, texts, beam)
         except Exception as error:  # every waiting request gets the failure, the worker lives on
@@ -185,6 +193,9 @@ class Batcher:
                     future.set_exception(error)
             return
         finally:
+            self._decoding_now -= 1
+            if not self._decoding_now:
+                self.decoding_seconds += time.perf_counter() - self._decoding_since
             self.free.release()
         start = 0
         for item_texts, _, future in group:
