@@ -81,6 +81,7 @@ def load_test(model_path, sentences, decoding_result, quick):
 def load_test_rows(result):
     if result["skipped"]:
         return [(result["reason"], "", "", "skipped")]
+    direct = result["without_http"]
     return [
         (f"requests/s ({result['clients']} clients, {result['seconds']:.0f} s)", f"{result['requests_per_s']:,.1f}",
          "", ""),
@@ -89,6 +90,9 @@ def load_test_rows(result):
         ("mean batch size; server CPU cores busy", f"{result['mean_batch_size']:.1f}; {result['server_cpu_cores']:.1f}",
          "", ""),
         ("share of the time a batch was decoding", f"{result['decoding_share']:.0%}", "", ""),
+        ("same clients without HTTP (batcher only): sentences/s", f"{direct['sentences_per_s']:,.0f}", "", ""),
+        ("    mean batch size; share decoding",
+         f"{direct['mean_batch_size']:.1f}; {direct['decoding_share']:.0%}", "", ""),
         ("sentences/s", f"{result['sentences_per_s']:,.0f}", f">= {result['sentences_per_s_target']:,.0f}",
          "PASS" if result["sentences_per_s_pass"] else "MISS"),
     ]

@@ -7,12 +7,16 @@ requests are the case dynamic batching is for: the server should decode
 many of them per batch (see `mean_batch_size`).
 
 The clients run in a second process; on a small machine they still compete
-with the server for the same cores, so the numbers are a floor.
+with the server for the same cores, so the numbers are a floor. The same
+clients are then run once more without HTTP, awaiting the server's batcher
+directly: the gap between the two is what HTTP costs, and the second figure
+is what the batching and decoding alone allow under this load.
 
     python -m bench.load_test --model saved_models/en-es --clients 32 --seconds 30
 """
 
 import argparse
+import asyncio
 import http.client
 import json
 import multiprocessing
@@ -83,6 +87,31 @@ def drive(base_url, clients, seconds, sentences, request_timeout):
     return latencies, failures, time.perf_counter() - started
 
 
+async def closed_loop(batcher, clients, seconds, sentences):
+    """The same clients without HTTP: each awaits `batcher` for one sentence after another until `seconds` are up.
+
+    Returns `(sentences translated, elapsed seconds)`.
+    """
+    batcher.start()
+    deadline = time.perf_counter() + seconds
+    translated = 0
+
+    async def client(first):
+        nonlocal translated
+        index = first
+        while time.perf_counter() < deadline:
+            await batcher.submit([sentences[index % len(sentences)]], 1)
+            index += 1
+            translated += 1
+
+    started = time.perf_counter()
+    try:
+        await asyncio.gather(*(client(i) for i in range(clients)))
+    finally:
+        await batcher.stop()
+    return translated, time.perf_counter() - started
+
+
 def run_load_test(model_path, clients=32, seconds=30.0, sentences=None, request_timeout=30.0,
                   jit_compile=True) -> dict:
     """Serves `model_path` on a free loopback port and loads it; returns the measurements.
@@ -109,6 +138,9 @@ def run_load_test(model_path, clients=32, seconds=30.0, sentences=None, request_
         ).result()
         cpu, decoding = time.process_time() - cpu, batcher.decoding_seconds - decoding
         batches, batched = batcher.batches, batcher.sentences
+    # A fresh app's batcher: the server's batching settings, its counters at zero.
+    direct = server.create_app(translator).state.batcher
+    translated, direct_elapsed = asyncio.run(closed_loop(direct, clients, seconds, sentences))
     requests = len(latencies) + len(failures)
     return {
         "requests_per_s": requests / elapsed,
@@ -125,6 +157,11 @@ def run_load_test(model_path, clients=32, seconds=30.0, sentences=None, request_
         "server_cpu_cores": cpu / elapsed,
         # The share of the run with a batch decoding: the rest, the model waited for requests.
         "decoding_share": decoding / elapsed,
+        "without_http": {
+            "sentences_per_s": translated / direct_elapsed,
+            "mean_batch_size": direct.sentences / direct.batches if direct.batches else 0.0,
+            "decoding_share": direct.decoding_seconds / direct_elapsed,
+        },
     }
 
 

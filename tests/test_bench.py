@@ -65,6 +65,9 @@ def test_gpu_and_load_test_sections(quick_run):
     else:
         assert positive(load["requests"]) and load["errors"] >= 0 and positive(load["server_cpu_cores"])
         assert 0 < load["decoding_share"] <= 1
+        direct = load["without_http"]
+        assert positive(direct["sentences_per_s"]) and direct["mean_batch_size"] >= 1
+        assert 0 < direct["decoding_share"] <= 1
 
 
 def test_table_lists_every_target(quick_run):
