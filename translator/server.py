@@ -493,8 +493,7 @@ async function translate() {
     $("result").dataset.state = "done";
     $("meta").textContent = data.model + " · " + data.ms.toFixed(0) + " ms";
     if ($("show-attention").checked) {
-      // The translation stands even if the heatmap fails: report that failure beside the heatmap.
-      showAttention(text).catch((error) => { $("attention").textContent = "Attention: " + error.message; });
+      showAttention(text);
     } else {
       clearAttention();
     }
@@ -515,10 +514,17 @@ function clearAttention() {
   $("attention").replaceChildren();
 }
 
+// The translation stands even if the heatmap fails: the failure is reported where the heatmap would be.
 async function showAttention(text) {
   if (!text.trim()) { clearAttention(); return; }
   const request = ++attentionRequests;
-  const data = await post("/attention", {text: text});
+  let data;
+  try {
+    data = await post("/attention", {text: text});
+  } catch (error) {
+    if (request === attentionRequests) $("attention").textContent = "Attention: " + error.message;
+    return;
+  }
   if (request !== attentionRequests) return;
   const caption = document.createElement("p");
   caption.className = "hint";
@@ -570,7 +576,7 @@ $("source").addEventListener("keydown", (event) => {
 });
 $("show-attention").addEventListener("change", () => {
   if ($("show-attention").checked && $("result").dataset.state === "done") {
-    showAttention($("source").value).catch((error) => { $("attention").textContent = "Attention: " + error.message; });
+    showAttention($("source").value);
   } else if (!$("show-attention").checked) {
     clearAttention();
   }
