@@ -64,6 +64,11 @@ def find_corpus(path=None, cache_dir=DEFAULT_CACHE, url=CORPUS_URL):
     return cached
 
 
+def corpus_is_local(path=None, cache_dir=DEFAULT_CACHE):
+    """Whether `find_corpus` would find the corpus without downloading it."""
+    return bool(path or os.environ.get(DATA_ENV) or (Path(cache_dir) / CORPUS_FILENAME).is_file())
+
+
 def verify_canonical(zip_path):
     try:
         with zipfile.ZipFile(zip_path) as archive:

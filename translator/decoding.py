@@ -18,7 +18,6 @@ from keras import ops
 
 from translator import masks, model_dir
 from translator.devices import resolve_auto
-from translator.text import standardize
 
 # A sentence ends at . ! ? (or …) followed by space: long inputs are split
 # there and translated sentence by sentence.
@@ -63,7 +62,7 @@ def _decoder_step(model, token, index, encoded, source_padding, self_caches, cro
             cache_update_index=index, cross_attention_cache=cross, return_attention_scores=True,
         )
         new_caches.append(cache)
-    logits = model.logits(x)[:, 0, :]
+    logits = model.project(x)[:, 0, :]
     return logits, new_caches, ops.mean(scores[:, :, 0, :], axis=1)
 
 
@@ -223,7 +222,7 @@ class Translator:
         self.greedy_ids = self.ids_function(beam_size=1)
         # Traced once: run eagerly, the ragged text ops cost milliseconds per call.
         self._count_tokens = tf.function(
-            lambda texts: pipeline.split_source(standardize(texts)).merge_dims(1, 2).row_lengths(),
+            lambda texts: pipeline.split_source(pipeline.standardize_source(texts)).merge_dims(1, 2).row_lengths(),
             input_signature=[tf.TensorSpec([None], tf.string)],
         )
 

@@ -1,4 +1,4 @@
-"""BLEU and chrF of a model on the test split (or any file of pairs), with sacrebleu."""
+"""BLEU and chrF (sacrebleu) of a model on the test split or any file of pairs; copy and invented-word rates."""
 
 import time
 from collections import defaultdict
@@ -6,7 +6,7 @@ from collections import defaultdict
 import keras
 import sacrebleu
 
-from translator import data, model_dir
+from translator import data, model_dir, quality
 
 
 def translate_all(translator, english, beam_size=1, batch_size=2048):
@@ -39,13 +39,16 @@ def score(hypotheses, reference_streams):
     }
 
 
-def evaluate(translator, pairs, beam_size=1, examples=10):
+def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None):
     """Scores `translator` on `pairs`; returns the scores, timing and example translations.
 
     The main scores take each pair on its own, one reference each, as the
     corpus gives them. Many English sentences have several Spanish
     translations, of which one output can match only one: `multi_reference`
     also scores each distinct source once against all of its references.
+    `copy_rate` comes from the shipped names-and-numbers set, and, given the
+    training corpus' Spanish `known_words`, `invented_word_rate` from the
+    translations of `pairs` (see `translator.quality`).
     """
     english = [source for source, _ in pairs]
     references = [target for _, target in pairs]
@@ -61,6 +64,17 @@ def evaluate(translator, pairs, beam_size=1, examples=10):
     most = max((len(refs) for refs in by_source.values()), default=0)
     streams = [[by_source[s][i] if i < len(by_source[s]) else None for s in sources] for i in range(most)]
     result["multi_reference"] = {"sources": len(sources), **score([translated[s] for s in sources], streams)}
+    copy_set = quality.load_copy_set()
+    copies = translator.translate([english for english, _ in copy_set], beam_size=beam_size)
+    result["copy_rate"] = round(100 * quality.copy_rate(copies, [items for _, items in copy_set]), 1)
+    result["copy_failures"] = [
+        {"english": e, "translation": t} for (e, items), t in zip(copy_set, copies)
+        if quality.copy_rate([t], [items]) < 1
+    ]
+    if known_words is not None:
+        invented, total = quality.invented_words([translated[s] for s in sources], sources, known_words)
+        result["invented_word_rate"] = round(100 * len(invented) / max(total, 1), 2)
+        result["invented_words"] = sorted(set(invented))[:50]
     result.update(
         sentences=len(pairs),
         beam_size=beam_size,
@@ -75,11 +89,17 @@ def evaluate(translator, pairs, beam_size=1, examples=10):
 
 
 def load_eval_pairs(pairs_file=None, data_path=None, columns=None):
-    """The pairs to score: a user's file of pairs, else the corpus' leak-free test split."""
+    """The pairs to score (a user's file of pairs, else the corpus' leak-free test split) and their name.
+
+    Also returns the Spanish words of the training split, for the invented-word
+    rate, or None when a user's file is scored and the corpus is not at hand.
+    """
+    splits = data.load_splits(data_path) if not pairs_file or data.corpus_is_local(data_path) else None
+    known = quality.known_words(spanish for _, spanish in splits["train"]) if splits else None
     if pairs_file:
         pairs, _ = data.parse_pairs(data.read_lines(pairs_file), source=str(pairs_file), columns=columns)
-        return pairs, str(pairs_file)
-    return data.load_splits(data_path)["test"], "test split"
+        return pairs, str(pairs_file), known
+    return splits["test"], "test split", known
 
 
 def report(result, name):
@@ -89,6 +109,9 @@ def report(result, name):
     multi = result["multi_reference"]
     print(f"all references of each of the {multi['sources']:,} distinct sources: "
           f"BLEU {multi['bleu']:.2f}, chrF {multi['chrf']:.2f}")
+    print(f"names and numbers copied verbatim: {result['copy_rate']:.1f}% of {len(quality.load_copy_set())} sentences")
+    if "invented_word_rate" in result:
+        print(f"words found nowhere in the training Spanish (nor copied): {result['invented_word_rate']:.2f}%")
     print(f"{result['sentences_per_second']:.0f} sentences/s\n")
     for example in result["examples"]:
         print(f"  EN  {example['english']}\n  REF {example['reference']}\n  OUT {example['translation']}\n")
@@ -98,8 +121,8 @@ def run(model_path, pairs_file=None, data_path=None, columns=None, beam_size=1, 
     from translator.decoding import Translator
 
     translator = Translator.load(model_path, jit_compile=jit_compile)
-    pairs, name = load_eval_pairs(pairs_file, data_path, columns)
-    result = evaluate(translator, pairs, beam_size=beam_size)
+    pairs, name, known = load_eval_pairs(pairs_file, data_path, columns)
+    result = evaluate(translator, pairs, beam_size=beam_size, known_words=known)
     report(result, name)
     model_dir.update_metrics(model_path, evaluation={"data": name, **result})
     return result

@@ -64,6 +64,10 @@ class PositionalEmbedding(keras.layers.Layer):
         mask_zero: whether `compute_mask` reports id 0 as padding, for use
             with Keras' implicit masking. The translator passes masks
             explicitly and leaves it off.
+        token_embedding: an `Embedding` to use for the tokens instead of a
+            new one, so that several layers share one matrix (tied
+            embeddings). Not part of `get_config`: whoever shares the matrix
+            passes it again when rebuilding.
 
     Example:
 
@@ -73,7 +77,7 @@ class PositionalEmbedding(keras.layers.Layer):
     """
 
     def __init__(self, sequence_length, vocab_size, embed_dim, positional="learned",
-                 mask_zero=True, **kwargs):
+                 mask_zero=True, token_embedding=None, **kwargs):
         super().__init__(**kwargs)
         if positional not in ("learned", "sinusoidal"):
             raise ValueError(f"positional must be 'learned' or 'sinusoidal', got {positional!r}")
@@ -82,12 +86,14 @@ class PositionalEmbedding(keras.layers.Layer):
         self.embed_dim = embed_dim
         self.positional = positional
         self.mask_zero = mask_zero
+        self.shared_token_embedding = token_embedding
 
     def build(self, input_shape):
-        self.token_embeddings = keras.layers.Embedding(
+        self.token_embeddings = self.shared_token_embedding or keras.layers.Embedding(
             self.vocab_size, self.embed_dim, name="token_embeddings", dtype=self.dtype_policy
         )
-        self.token_embeddings.build(input_shape)
+        if not self.token_embeddings.built:
+            self.token_embeddings.build(input_shape)
         if self.positional == "learned":
             self.position_embeddings = keras.layers.Embedding(
                 self.sequence_length, self.embed_dim, name="position_embeddings", dtype=self.dtype_policy

@@ -33,15 +33,23 @@ class Transformer(keras.Model):
         c = self.spec
         source_vocab = c.source_vocab_size or c.vocab_size
         target_vocab = c.target_vocab_size or c.vocab_size
+        shared = None
+        if c.tie_embeddings:
+            if source_vocab != target_vocab:
+                raise ValueError(f"tied embeddings need one vocabulary, got {source_vocab} and {target_vocab} tokens")
+            shared = keras.layers.Embedding(target_vocab, c.embed_dim, name="shared_embedding")
+        self.shared_embedding = shared
         self.source_embedding = PositionalEmbedding(
-            c.sequence_length, source_vocab, c.embed_dim, c.positional, mask_zero=False, name="source_embedding"
+            c.sequence_length, source_vocab, c.embed_dim, c.positional, mask_zero=False,
+            token_embedding=shared, name="source_embedding",
         )
         self.encoder_layers = [
             TransformerEncoder(c.embed_dim, c.latent_dim, c.num_heads, c.dropout, name=f"encoder_{i}")
             for i in range(c.num_encoder_layers)
         ]
         self.target_embedding = PositionalEmbedding(
-            c.sequence_length, target_vocab, c.embed_dim, c.positional, mask_zero=False, name="target_embedding"
+            c.sequence_length, target_vocab, c.embed_dim, c.positional, mask_zero=False,
+            token_embedding=shared, name="target_embedding",
         )
         self.decoder_layers = [
             TransformerDecoder(c.embed_dim, c.latent_dim, c.num_heads, c.dropout, name=f"decoder_{i}")
@@ -49,8 +57,9 @@ class Transformer(keras.Model):
         ]
         self.final_dropout = keras.layers.Dropout(c.dropout, name="final_dropout")
         # Logits stay float32 under mixed precision: a float16 softmax over
-        # thousands of words loses the small probabilities.
-        self.logits = keras.layers.Dense(target_vocab, name="logits", dtype="float32")
+        # thousands of words loses the small probabilities. Tied, the output
+        # projection is the transposed shared embedding plus a bias.
+        self.logits = None if shared else keras.layers.Dense(target_vocab, name="logits", dtype="float32")
 
     def build(self, input_shape=None):
         ids, vectors = (None, None), (None, None, self.spec.embed_dim)
@@ -60,7 +69,11 @@ class Transformer(keras.Model):
             layer.build(vectors)
         for layer in self.decoder_layers:
             layer.build(vectors, vectors)
-        self.logits.build(vectors)
+        if self.logits is None:
+            vocab = self.shared_embedding.input_dim
+            self.logits_bias = self.add_weight(shape=(vocab,), initializer="zeros", name="logits_bias", dtype="float32")
+        else:
+            self.logits.build(vectors)
         self.built = True
 
     def encode(self, source_ids, training=None, return_attention_scores=False):
@@ -84,13 +97,20 @@ class Transformer(keras.Model):
                 training=training, return_attention_scores=True,
             )
             scores.append(layer_scores)
-        logits = self.logits(self.final_dropout(x, training=training))
+        logits = self.project(self.final_dropout(x, training=training))
         return (logits, scores) if return_attention_scores else logits
 
     def call(self, inputs, training=None):
         source_ids, target_ids = inputs["encoder_inputs"], inputs["decoder_inputs"]
         encoded = self.encode(source_ids, training=training)
         return self.decode(target_ids, encoded, masks.padding_mask(source_ids), training=training)
+
+    def project(self, x):
+        """Decoder outputs `(batch, length, embed_dim)` to next-token logits `(batch, length, vocab)`."""
+        if self.logits is not None:
+            return self.logits(x)
+        table = ops.cast(self.shared_embedding.embeddings, "float32")
+        return ops.matmul(ops.cast(x, "float32"), ops.transpose(table)) + self.logits_bias
 
     def get_config(self):
         return {**super().get_config(), "config": dataclasses.asdict(self.spec)}

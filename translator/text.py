@@ -38,8 +38,8 @@ def standardize(text, lowercase=True):
     return tf.strings.strip(text)
 
 
-def standardize_target(text):
-    return tf.strings.join([START, standardize(text), END], separator=" ")
+def standardize_target(text, lowercase=True):
+    return tf.strings.join([START, standardize(text, lowercase), END], separator=" ")
 
 
 def _words(text):
@@ -121,6 +121,7 @@ class TextPipeline:
             and `[UNK]` entries that `TextVectorization` adds itself.
         truecase: dict from lower-cased Spanish word to its usual casing.
         sequence_length: source length; the target is one token longer.
+        lowercase: lower-case both sides before tokenising (else casing is kept).
 
     Example:
 
@@ -130,21 +131,22 @@ class TextPipeline:
     '¿Qué hora es?'
     """
 
-    def __init__(self, kind, source_vocabulary, target_vocabulary, truecase, sequence_length):
+    def __init__(self, kind, source_vocabulary, target_vocabulary, truecase, sequence_length, lowercase=True):
         self.kind = kind
         self.sequence_length = sequence_length
+        self.lowercase = lowercase
         self.truecase = dict(truecase)
         self.split_source = make_splitter(kind, source_vocabulary)
         self.split_target = make_splitter(kind, target_vocabulary)
         self.source = keras.layers.TextVectorization(
-            standardize=standardize,
+            standardize=self.standardize_source,
             split=lambda text: self.split_source(text).merge_dims(1, 2),
             output_sequence_length=sequence_length,
             vocabulary=list(source_vocabulary),
             name="source_vectorizer",
         )
         self.target = keras.layers.TextVectorization(
-            standardize=standardize_target,
+            standardize=lambda text: standardize_target(text, lowercase),
             split=lambda text: self.split_target(text).merge_dims(1, 2),
             output_sequence_length=sequence_length + 1,
             vocabulary=list(target_vocabulary),
@@ -163,15 +165,27 @@ class TextPipeline:
             default_value="",
         )
 
+    def standardize_source(self, text):
+        return standardize(text, self.lowercase)
+
     @classmethod
     def adapt(cls, config, english, spanish):
-        """Learns vocabularies and the truecasing table from training sentences only."""
+        """Learns vocabularies and the truecasing table from training sentences only.
+
+        With `config.shared_vocabulary` one vocabulary is learned from both
+        languages and serves both sides, so equal pieces have equal ids.
+        """
         english, spanish = list(english), list(spanish)
-        source = learn_vocabulary(config.tokenizer, standardize(english), config.vocab_size)
-        target = learn_vocabulary(
-            config.tokenizer, standardize_target(spanish), config.vocab_size, reserved=(START, END)
-        )
-        return cls(config.tokenizer, source, target, learn_truecase(spanish), config.sequence_length)
+        english_text = standardize(english, config.lowercase)
+        spanish_text = standardize_target(spanish, config.lowercase)
+        if config.shared_vocabulary:
+            both = tf.concat([english_text, spanish_text], axis=0)
+            source = target = learn_vocabulary(config.tokenizer, both, config.vocab_size, reserved=(START, END))
+        else:
+            source = learn_vocabulary(config.tokenizer, english_text, config.vocab_size)
+            target = learn_vocabulary(config.tokenizer, spanish_text, config.vocab_size, reserved=(START, END))
+        truecase = learn_truecase(spanish)
+        return cls(config.tokenizer, source, target, truecase, config.sequence_length, config.lowercase)
 
     # Saved as plain text files, so a model directory can be read without this code.
     FILES = {"source": "vocab_en.txt", "target": "vocab_es.txt", "truecase": "truecase.tsv"}
@@ -191,7 +205,9 @@ class TextPipeline:
             return (directory / cls.FILES[name]).read_text(encoding="utf-8").splitlines()
 
         truecase = dict(line.split("\t") for line in lines("truecase"))
-        return cls(config.tokenizer, lines("source"), lines("target"), truecase, config.sequence_length)
+        return cls(
+            config.tokenizer, lines("source"), lines("target"), truecase, config.sequence_length, config.lowercase
+        )
 
     def source_words(self, texts):
         """The cased source word behind each position of `source(texts)`, for copying.
@@ -200,7 +216,7 @@ class TextPipeline:
         a stray symbol) is given as "", so it is never copied into a translation.
         """
         cased = standardize(tf.convert_to_tensor(texts), lowercase=False)
-        pieces = self.split_source(tf.strings.lower(cased, encoding="utf-8"))
+        pieces = self.split_source(tf.strings.lower(cased, encoding="utf-8") if self.lowercase else cased)
         words = _words(cased).flat_values
         aligned = pieces.with_flat_values(tf.repeat(words, pieces.row_lengths(axis=2).flat_values))
         aligned = aligned.merge_dims(1, 2)[:, : self.sequence_length]

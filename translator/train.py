@@ -17,7 +17,7 @@ import keras
 import numpy as np
 import tensorflow as tf
 
-from translator import data, model_dir
+from translator import augment, data, model_dir, selection
 from translator.config import Config
 from translator.devices import accelerator, choose_strategy, resolve_auto
 from translator.losses import MaskedAccuracy, MaskedCrossEntropy
@@ -102,16 +102,21 @@ class EpochTimer(keras.callbacks.Callback):
         logs["seconds"] = time.perf_counter() - self.start
 
 
+# Fields a resumed run may change: how long it goes on and how its weights are chosen, not the model or data.
+RESUMABLE_CHANGES = ("epochs", "early_stopping_patience", "bleu_sentences", "average_last")
+
+
 def prepare_run(config, run_dir, splits):
     """Reuses the vocabularies of an interrupted run of the same config, else learns them."""
     saved_config = run_dir / model_dir.CONFIG_FILE
     if saved_config.is_file():
         previous = Config.from_json(saved_config)
-        if previous.replace(epochs=config.epochs) == config.replace(
+        changes = {field: getattr(config, field) for field in RESUMABLE_CHANGES}
+        if previous.replace(**changes) == config.replace(
             source_vocab_size=previous.source_vocab_size, target_vocab_size=previous.target_vocab_size
         ):
             print(f"resuming the run in {run_dir}")
-            return TextPipeline.load(run_dir, previous), previous.replace(epochs=config.epochs)
+            return TextPipeline.load(run_dir, previous), previous.replace(**changes)
         print(f"{run_dir} holds a run with another config: starting afresh")
         shutil.rmtree(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -124,6 +129,39 @@ def prepare_run(config, run_dir, splits):
     pipeline.save(run_dir)
     config.to_json(saved_config)
     return pipeline, config
+
+
+def read_history(path):
+    """The rows of a run's `history.csv` (one per finished epoch), or [] before the first."""
+    if not path.is_file():
+        return []
+    with path.open() as handle:
+        return list(csv.DictReader(handle))
+
+
+def choose_weights(model, config, run_dir, chooser, history):
+    """Loads the weights to ship into `model` and says which they are.
+
+    Without per-epoch BLEU: the best validation loss. With it: the best epoch
+    by BLEU, or the mean of the last `average_last` epochs if that scores higher.
+    """
+    best = run_dir / "best.weights.h5"
+    if best.is_file():
+        model.load_weights(str(best))
+    if not config.bleu_sentences:
+        return {"by": "validation loss"}
+    scores = [float(row["val_bleu"]) for row in history]
+    kept = {"by": "validation BLEU", "epoch": int(np.argmax(scores)) + 1, "val_bleu": round(max(scores), 2)}
+    last = selection.epoch_weights(run_dir, config.average_last)
+    if config.average_last > 1 and len(last) == config.average_last:
+        selection.average_weights(model, last)
+        averaged = chooser.score()
+        kept["average"] = {"epochs": [path.name for path in last], "val_bleu": round(averaged, 2)}
+        if averaged > max(scores):
+            kept["by"] = f"mean of the last {len(last)} epochs"
+        else:
+            model.load_weights(str(best))
+    return kept
 
 
 def compiled_model(config, jit_compile):
@@ -157,7 +195,8 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
     splits = splits or data.load_splits(data_path)
     run_dir = Path(runs_dir) / config.name
     pipeline, config = prepare_run(config, run_dir, splits)
-    train_ds = make_dataset(*vectorize(pipeline, splits["train"]), config.batch_size, shuffle=True, seed=config.seed)
+    train_pairs = augment.copy_augment(splits["train"], config.copy_augmentation, seed=config.seed)
+    train_ds = make_dataset(*vectorize(pipeline, train_pairs), config.batch_size, shuffle=True, seed=config.seed)
     val_ds = make_dataset(*vectorize(pipeline, splits["val"]), config.batch_size)
 
     strategy = strategy or choose_strategy()
@@ -168,39 +207,47 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
         f"{strategy.num_replicas_in_sync} replica(s) on {device}, "
         f"mixed precision {'on' if mixed else 'off'}, XLA {'on' if jit else 'off'}"
     )
-    best_weights = run_dir / "best.weights.h5"
     history_csv = run_dir / "history.csv"
+    history = read_history(history_csv)
+    if config.bleu_sentences:
+        done = [float(row["val_bleu"]) for row in history if row.get("val_bleu")]
+        chooser = selection.BleuCheckpoint(
+            pipeline, config, splits["val"][: config.bleu_sentences], run_dir, best=max(done, default=-np.inf)
+        )
+        monitor, mode = "val_bleu", "max"
+    else:
+        chooser = keras.callbacks.ModelCheckpoint(
+            str(run_dir / "best.weights.h5"), monitor="val_loss", save_best_only=True, save_weights_only=True
+        )
+        monitor, mode = "val_loss", "min"
     model.fit(
         train_ds,
         validation_data=val_ds,
         epochs=config.epochs,
         callbacks=[
             keras.callbacks.BackupAndRestore(str(run_dir / "backup")),
-            keras.callbacks.ModelCheckpoint(
-                str(best_weights), monitor="val_loss", save_best_only=True, save_weights_only=True
-            ),
-            keras.callbacks.EarlyStopping(monitor="val_loss", patience=config.early_stopping_patience),
-            keras.callbacks.TensorBoard(str(run_dir / "logs")),
             EpochTimer(),
+            chooser,
+            keras.callbacks.EarlyStopping(monitor=monitor, mode=mode, patience=config.early_stopping_patience),
+            keras.callbacks.TensorBoard(str(run_dir / "logs")),
             keras.callbacks.CSVLogger(str(history_csv), append=True),
             *callbacks,
         ],
         shuffle=False,  # the dataset shuffles itself
         verbose=1 if os.environ.get("CI") is None else 2,
     )
-    if best_weights.is_file():
-        model.load_weights(str(best_weights))
+    history = read_history(history_csv)
+    kept = choose_weights(model, config, run_dir, chooser, history)
     output = Path(output_dir) / config.name
     model_dir.save(output, model, pipeline, config)
-    with history_csv.open() as handle:
-        history = list(csv.DictReader(handle))
     model_dir.update_metrics(
         output,
         training={
             "parameters": count_parameters(model),
             "epochs": len(history),
-            "history": [{key: float(value) for key, value in row.items()} for row in history],
+            "history": [{key: float(value) for key, value in row.items() if value} for row in history],
             "best_val_loss": min(float(row["val_loss"]) for row in history),
+            "kept_weights": kept,
             "train_seconds": sum(float(row["seconds"]) for row in history),
             "this_process_seconds": time.perf_counter() - started,
             "train_pairs": len(splits["train"]),

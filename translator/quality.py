@@ -1,0 +1,67 @@
+"""Two checks of translation quality that BLEU hides: copying names and numbers, and inventing words.
+
+- **Copy rate**: on sentences with names and numbers that the corpus never
+  shows (the set shipped in `testsets/names_numbers.tsv`), the share of
+  sentences whose every name and number appears verbatim in the translation.
+- **Invented-word rate**: the share of the words a model writes that occur
+  nowhere in the Spanish side of the training corpus and are not copied from
+  the English sentence ("mordinario", "salión": pieces glued into non-words).
+"""
+
+import re
+from importlib import resources
+
+# Letters (with accents) and digits make words; punctuation and spaces separate them.
+WORD = re.compile(r"[^\W_]+")
+
+
+def words(text):
+    """The lower-cased words of `text`: "¿Dónde está Tom?" -> ["dónde", "está", "tom"]."""
+    return WORD.findall(text.lower())
+
+
+def load_copy_set():
+    """The shipped names-and-numbers set: a list of `(english, [names and numbers it must keep])`."""
+    text = resources.files("translator").joinpath("testsets/names_numbers.tsv").read_text(encoding="utf-8")
+    rows = [line.split("\t") for line in text.splitlines() if line.strip()]
+    return [(english, expected.split("|")) for english, expected in rows]
+
+
+def copy_rate(translations, expected):
+    """Share of translations containing every one of their expected strings as a whole word.
+
+    Example:
+
+    >>> copy_rate(["Angela vive en Teherán.", "Tengo 37 libros."], [["Angela", "Tehran"], ["37"]])
+    0.5
+    """
+    kept = [
+        all(re.search(rf"(?<!\w){re.escape(item)}(?!\w)", translation) for item in items)
+        for translation, items in zip(translations, expected, strict=True)
+    ]
+    return sum(kept) / len(kept) if kept else 0.0
+
+
+def known_words(spanish_sentences):
+    """Every lower-cased word of the Spanish training sentences."""
+    known = set()
+    for sentence in spanish_sentences:
+        known.update(words(sentence))
+    return known
+
+
+def invented_words(translations, sources, known):
+    """The words of `translations` that are neither in `known` nor in their English source, and the total count.
+
+    Example:
+
+    >>> invented_words(["Hola, Ahmed, mordinario."], ["Hello, Ahmed, ordinary."], {"hola"})
+    (['mordinario'], 3)
+    """
+    invented, total = [], 0
+    for translation, source in zip(translations, sources, strict=True):
+        output = words(translation)
+        copied = set(words(source))
+        invented += [w for w in output if w not in known and w not in copied]
+        total += len(output)
+    return invented, total

@@ -1,0 +1,87 @@
+"""Which weights a training run keeps: validation BLEU after every epoch, and the mean of the last epochs.
+
+With label smoothing the validation loss keeps rising while translations
+still improve, so the loss is a poor judge of the epoch to ship. Here the
+judge is what users see: greedy translations of a fixed slice of the
+validation split, scored with sacrebleu.
+"""
+
+import logging
+import math
+from pathlib import Path
+
+import keras
+import numpy as np
+import sacrebleu
+
+EPOCH_FILE = "epoch_{:03d}.weights.h5"
+log = logging.getLogger(__name__)
+
+
+def bleu(hypotheses, references):
+    """Corpus BLEU (sacrebleu's defaults: cased, 13a tokenisation), one reference each."""
+    return sacrebleu.metrics.BLEU().corpus_score(list(hypotheses), [list(references)]).score
+
+
+class BleuCheckpoint(keras.callbacks.Callback):
+    """After every epoch: greedy BLEU on `pairs`, the epoch's weights on disk, the best kept.
+
+    Args:
+        pipeline, config: the run's `TextPipeline` and `Config`, to translate
+            with the model being trained.
+        pairs: `(english, spanish)` validation pairs, scored every epoch.
+        directory: gets `epoch_NNN.weights.h5` for every epoch (for
+            averaging) and `best.weights.h5`, the best BLEU so far.
+        best: the best BLEU of earlier epochs, when a run resumes.
+
+    Adds `val_bleu` to the epoch logs, so `CSVLogger`, `EarlyStopping` and
+    TensorBoard see it.
+
+    Example:
+
+        checkpoint = BleuCheckpoint(pipeline, config, val_pairs[:1000], "runs/en-es")
+        model.fit(train_ds, epochs=10, callbacks=[checkpoint])
+        model.load_weights(checkpoint.best_path)
+    """
+
+    def __init__(self, pipeline, config, pairs, directory, best=-math.inf):
+        super().__init__()
+        self.pipeline, self.config = pipeline, config
+        self.english = [english for english, _ in pairs]
+        self.references = [spanish for _, spanish in pairs]
+        self.directory = Path(directory)
+        self.best = best
+        self.best_path = self.directory / "best.weights.h5"
+        self.translator = None
+
+    def score(self):
+        """BLEU of the model's weights as they are now."""
+        if self.translator is None:
+            from translator.decoding import Translator  # inference code, built once around the training model
+
+            self.translator = Translator(self.model, self.pipeline, self.config)
+        return bleu(self.translator.translate(self.english), self.references)
+
+    def on_epoch_end(self, epoch, logs=None):
+        logs = logs if logs is not None else {}
+        logs["val_bleu"] = self.score()
+        self.model.save_weights(str(self.directory / EPOCH_FILE.format(epoch + 1)))
+        if logs["val_bleu"] > self.best:
+            self.best = logs["val_bleu"]
+            self.model.save_weights(str(self.best_path))
+        log.info("epoch %d: validation BLEU %.2f (best %.2f)", epoch + 1, logs["val_bleu"], self.best)
+
+
+def epoch_weights(directory, last):
+    """The weight files of the `last` latest epochs in `directory`, oldest first."""
+    return sorted(Path(directory).glob(EPOCH_FILE.replace("{:03d}", "*")))[-last:]
+
+
+def average_weights(model, paths):
+    """Sets `model`'s weights to the element-wise mean of the weight files `paths`."""
+    total = None
+    for path in paths:
+        model.load_weights(str(path))
+        weights = model.get_weights()
+        total = weights if total is None else [t + w for t, w in zip(total, weights)]
+    model.set_weights([np.asarray(t / len(paths), dtype=t.dtype) for t in total])
