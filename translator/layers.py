@@ -1,8 +1,8 @@
 """The Transformer's building blocks: PositionalEmbedding, TransformerEncoder, TransformerDecoder.
 
-They follow the keras.io English-to-Spanish example (and the notes in
-`shared/seeds/`) with its mistakes mended: every head gets an equal slice of
-the embedding, and cross-attention is masked by the *source* padding only.
+They follow the keras.io English-to-Spanish example with its mistakes
+mended: every head gets an equal slice of the embedding, and cross-attention
+is masked by the *source* padding only.
 Masks are passed explicitly (see `translator.masks`), so nothing depends on
 Keras' implicit mask propagation. Nothing here knows about text or data.
 """
