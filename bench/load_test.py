@@ -27,6 +27,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
+from translator.defaults import DEFAULT_MODEL
+
 HOST = "127.0.0.1"
 
 SENTENCES = [
@@ -167,7 +169,7 @@ def run_load_test(model_path, clients=32, seconds=30.0, sentences=None, request_
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", default="saved_models/en-es", help="model directory")
+    parser.add_argument("--model", default=DEFAULT_MODEL, help="model directory")
     parser.add_argument("--clients", type=int, default=32, help="concurrent clients")
     parser.add_argument("--seconds", type=float, default=30.0, help="how long to send requests")
     args = parser.parse_args(argv)

@@ -1,10 +1,10 @@
 """Shared fixtures: a tiny parallel corpus and a tiny model trained on it (seconds on a CPU)."""
 
-import os
+import pytest
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+from translator.defaults import quiet_tensorflow
 
-import pytest  # noqa: E402
+quiet_tensorflow()
 
 # Short pairs with names mid-sentence (for the truecasing table) and the
 # punctuation that must survive: ¿ ? ¡ ! , .

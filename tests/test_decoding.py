@@ -5,7 +5,7 @@ import pytest
 import tensorflow as tf
 
 from translator.decoding import LENGTH_BUCKET, Translator, beam_decode, greedy_decode, recompute_greedy, row_bucket
-from translator.text import END, START, UNK
+from translator.tokens import END, START, UNK
 
 SENTENCES = ["Tom is here.", "I like cats.", "Where is Mary?", "Help!", "Mary has a cat.", "I am tired."]
 NOISE = [

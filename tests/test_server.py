@@ -12,6 +12,7 @@ fastapi = pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from translator import server  # noqa: E402
+from translator.defaults import MAX_BEAM  # noqa: E402
 from translator.model_dir import ModelDirError  # noqa: E402
 
 
@@ -286,7 +287,7 @@ def test_text_too_long():
         ("{}", "exactly one"),
         ('{"txt": "typo"}', "txt"),
         ('{"text": "a", "beam": 0}', "beam"),
-        ('{"text": "a", "beam": 9}', "beam"),
+        (f'{{"text": "a", "beam": {MAX_BEAM + 1}}}', "beam"),
         ('{"text": "a", "beam": "2"}', "beam"),
         ('{"text": "a", "beam": 1.5}', "beam"),
         ('{"text": "a", "beam": true}', "beam"),
@@ -296,6 +297,11 @@ def test_bad_translate_requests(body, expected):
     with limited_client() as client:
         response = client.post("/translate", content=body, headers={"content-type": "application/json"})
     assert expected in error_of(response, 422)
+
+
+def test_the_widest_beam_the_command_line_takes_is_served():
+    with limited_client() as client:
+        assert client.post("/translate", json={"text": "a", "beam": MAX_BEAM}).json()["translations"] == ["A"]
 
 
 def test_bad_attention_requests():

@@ -3,7 +3,8 @@ import pytest
 import tensorflow as tf
 
 from translator.config import preset
-from translator.text import END, START, TextPipeline, attach_punctuation, standardize
+from translator.text import TextPipeline, attach_punctuation, standardize
+from translator.tokens import END, START
 
 ROUND_TRIP = ["¿Qué hora es?", "¡Hola, Tom!", "Él no está aquí.", "María vive en España."]
 

@@ -4,7 +4,9 @@ import argparse
 import os
 import sys
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+from translator.defaults import DEFAULT_HOST, DEFAULT_MODEL, DEFAULT_PORT, MAX_BEAM, quiet_tensorflow
+
+quiet_tensorflow()
 
 
 def import_tensorflow_quietly():
@@ -22,7 +24,7 @@ def import_tensorflow_quietly():
         os.close(saved)
         os.close(devnull)
 
-DEFAULT_MODEL = "saved_models/en-es"
+
 # --xla and --mixed-precision: auto means on with a GPU or TPU.
 SWITCHES = {"on": True, "off": False, "auto": None}
 XLA_DECODING = "compile the decoding loop with XLA (2-3x faster decoding, after ~2 s of compiling per batch shape)"
@@ -91,8 +93,8 @@ def cmd_serve(args):
 
 def beam_size(value):
     beam = int(value)
-    if not 1 <= beam <= 16:
-        raise argparse.ArgumentTypeError(f"beam size must be between 1 and 16, got {beam}")
+    if not 1 <= beam <= MAX_BEAM:
+        raise argparse.ArgumentTypeError(f"beam size must be between 1 and {MAX_BEAM}, got {beam}")
     return beam
 
 
@@ -152,8 +154,8 @@ def build_parser():
 
     p = commands.add_parser("serve", help="the web page and HTTP API")
     add_model_argument(p)
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--host", default=DEFAULT_HOST)
+    p.add_argument("--port", type=int, default=DEFAULT_PORT)
     add_switch_argument(p, "--xla", XLA_DECODING)
     p.set_defaults(run=cmd_serve)
     return parser

@@ -31,9 +31,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.exceptions import HTTPException
 
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8000
-MAX_BEAM = 8
+from translator.defaults import DEFAULT_HOST, DEFAULT_PORT, MAX_BEAM
 
 # Limits: generous for people, small enough that one request cannot hold the
 # model for long or exhaust memory.

@@ -16,8 +16,8 @@ import tensorflow as tf
 import tensorflow_text as tf_text
 from tensorflow_text.tools.wordpiece_vocab import wordpiece_tokenizer_learner_lib
 
-PAD, UNK, START, END = "", "[UNK]", "[start]", "[end]"
-PAD_ID, UNK_ID = 0, 1
+from translator.tokens import END, PAD, START, UNK, UNK_ID
+
 SUFFIX = "##"  # WordPiece marks a piece that continues the previous one
 # Every character that is not a letter, digit, combining mark, space or
 # apostrophe becomes a token of its own: "¿Qué?" is "¿ qué ?", so the model
