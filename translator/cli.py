@@ -1,6 +1,7 @@
 """The `translator` command: data, train, translate, evaluate, export, serve."""
 
 import argparse
+import logging
 import os
 import sys
 
@@ -23,6 +24,21 @@ def import_tensorflow_quietly():
         os.dup2(saved, 2)
         os.close(saved)
         os.close(devnull)
+
+
+def show_log_messages():
+    """The package's log records, from INFO up, as one line each on stderr: `translator: ...`.
+
+    Library modules only log; what reaches the user is decided here. Records
+    stop at this handler: a root handler (absl installs one) would print them twice.
+    """
+    logger = logging.getLogger("translator")
+    if not logger.handlers:  # main() may run more than once in a process
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("translator: %(message)s"))
+        logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
 
 
 # --xla and --mixed-precision: auto means on with a GPU or TPU.
@@ -163,6 +179,7 @@ def build_parser():
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
+    show_log_messages()
     import_tensorflow_quietly()
     from translator.data import DataError
     from translator.model_dir import ModelDirError

@@ -8,8 +8,8 @@ inside one `tf.function`: no Python per step, no host sync per step, and the
 same graph runs on CPU, GPU and TPU.
 """
 
+import logging
 import re
-import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -18,6 +18,8 @@ from keras import ops
 
 from translator import masks, model_dir
 from translator.devices import resolve_auto
+
+logger = logging.getLogger(__name__)
 
 # A sentence ends at . ! ? (or …) followed by space: long inputs are split
 # there and translated sentence by sentence.
@@ -334,10 +336,8 @@ class Translator:
             if size <= self.max_length:
                 add(owner, sentence, size)
                 continue
-            print(
-                f"translator: a sentence of {size} tokens exceeds the model's "
-                f"{self.max_length}; translating it in pieces",
-                file=sys.stderr,
+            logger.warning(
+                "a sentence of %d tokens exceeds the model's %d; translating it in pieces", size, self.max_length
             )
             words = sentence.split()
             run, used = [], 0
@@ -355,7 +355,7 @@ class Translator:
 
         Empty or blank text gives "". Text longer than the model's sequence
         length is split at sentence boundaries (and, if one sentence is still
-        too long, into runs of words, with a warning on stderr), each piece is
+        too long, into runs of words, with a logged warning), each piece is
         translated, and the pieces are joined. Pieces are sorted by length and
         decoded `batch_size` at a time (default: the translator's).
         """

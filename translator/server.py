@@ -18,6 +18,7 @@ stack trace.
 
 import asyncio
 import contextlib
+import logging
 import socket
 import threading
 import time
@@ -32,6 +33,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.exceptions import HTTPException
 
 from translator.defaults import DEFAULT_HOST, DEFAULT_PORT, MAX_BEAM
+
+logger = logging.getLogger(__name__)
 
 # Limits: generous for people, small enough that one request cannot hold the
 # model for long or exhaust memory.
@@ -396,10 +399,10 @@ def run(model_path: str, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, jit
     # Trace (with XLA: compile every batch shape) now, so no user waits for it.
     started = time.perf_counter()
     shapes = translator.warm_up(DECODE_BATCH_SIZE)
-    print(f"translator: decoding graph ready for {shapes} batch shape(s) in {time.perf_counter() - started:.1f} s "
-          f"(XLA {'on' if translator.jit_compile else 'off'})")
+    logger.info("decoding graph ready for %d batch shape(s) in %.1f s (XLA %s)",
+                shapes, time.perf_counter() - started, "on" if translator.jit_compile else "off")
     app = create_app(translator, model_name=Path(model_path).name, **limits)
-    print(f"translator: serving {model_path} on http://{host}:{port}/ (API docs at /docs)")
+    logger.info("serving %s on http://%s:%d/ (API docs at /docs)", model_path, host, port)
     uvicorn.run(app, host=host, port=port, log_level="info")
 
 
