@@ -124,7 +124,7 @@ def run_load_test(model_path, clients=32, seconds=30.0, sentences=None, request_
     """
     from translator import server
     from translator.batcher import DECODE_BATCH_SIZE
-    from translator.decoding import Translator
+    from translator.translator import Translator
 
     sentences = list(sentences or SENTENCES)
     translator = Translator.load(model_path, jit_compile=jit_compile)

@@ -50,7 +50,7 @@ def rows_to_measure(model, run, baseline, beams, average_last=5):
 
 def load_translator(directory, weights, jit_compile):
     from translator import model_dir, selection
-    from translator.decoding import Translator
+    from translator.translator import Translator
 
     model, pipeline, config = model_dir.load(directory)
     if weights:

@@ -62,7 +62,7 @@ def cmd_train(args):
 
 
 def cmd_translate(args):
-    from translator.decoding import Translator
+    from translator.translator import Translator
 
     translator = Translator.load(args.model, jit_compile=SWITCHES[args.xla])
     if args.text:

@@ -57,7 +57,7 @@ class BleuCheckpoint(keras.callbacks.Callback):
     def score(self):
         """BLEU of the model's weights as they are now."""
         if self.translator is None:
-            from translator.decoding import Translator  # inference code, built once around the training model
+            from translator.translator import Translator  # inference code, built once around the training model
 
             self.translator = Translator(self.model, self.pipeline, self.config)
         return bleu(self.translator.translate(self.english), self.references)

@@ -222,7 +222,7 @@ def create_app(
 
 def _attention(translator, text):
     """The cross-attention of the first sentence of `text` (the heatmap shows one sentence)."""
-    _, pieces, _ = translator.segments([text])
+    _, pieces, _ = translator.pieces([text])
     if not pieces:
         return {"sentence": "", "source": [], "target": [], "weights": []}
     source, target, weights = translator.attention(pieces[0])
@@ -237,7 +237,7 @@ def run(model_path: str, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, jit
     """
     import uvicorn
 
-    from translator.decoding import Translator
+    from translator.translator import Translator
 
     translator = Translator.load(model_path, jit_compile=jit_compile)
     # Trace (with XLA: compile every batch shape) now, so no user waits for it.

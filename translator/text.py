@@ -224,6 +224,14 @@ class TextPipeline:
         noise = (self.source(texts) == UNK_ID) & ~tf.strings.regex_full_match(aligned, r".*[\pL\pN].*")
         return tf.where(noise, "", aligned)
 
+    def detokenize_copying(self, texts, ids, attended):
+        """`detokenize`, each `[UNK]` replaced by the word of `texts` at its `attended` source position.
+
+        The model writes `[UNK]` for a word it cannot spell, often a name, and
+        its cross-attention points at that name in the source.
+        """
+        return self.detokenize(ids, unk_words=tf.gather(self.source_words(texts), attended, batch_dims=1))
+
     def detokenize(self, ids, unk_words=None):
         """Target ids (batch, length) to readable Spanish strings (batch,).
 
