@@ -125,7 +125,8 @@ class TextPipeline:
 
     Example:
 
-    >>> pipeline = TextPipeline.adapt(config, english, spanish)
+    >>> from translator.config import preset
+    >>> pipeline = TextPipeline.adapt(preset("tiny"), ["What time is it?"], ["¿Qué hora es?"])
     >>> ids = pipeline.target(["¿Qué hora es?"])     # [start] ¿ qué hora es ? [end]
     >>> pipeline.detokenize(ids).numpy()[0].decode()
     '¿Qué hora es?'
