@@ -15,10 +15,11 @@ import random
 import sys
 from pathlib import Path
 
-# TensorFlow's start-up chatter is noise in a report.
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+from translator.defaults import DEFAULT_MODEL, quiet_tensorflow
 
-DEFAULT_MODEL = "saved_models/en-es"
+# TensorFlow's start-up chatter is noise in a report.
+quiet_tensorflow()
+
 DEFAULT_OUTPUT = Path(__file__).resolve().parent / "results.json"
 LOAD_TEST_CLIENTS, LOAD_TEST_SECONDS = 32, 30.0
 QUICK_LOAD_TEST_CLIENTS, QUICK_LOAD_TEST_SECONDS = 4, 3.0

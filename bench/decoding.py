@@ -20,7 +20,8 @@ import warnings
 
 import tensorflow as tf
 
-from translator.decoding import Translator, recompute_greedy
+from tests.reference import recompute_greedy
+from translator.translator import Translator
 
 LATENCY_SPEEDUP_TARGET = 50.0
 THROUGHPUT_TARGET = 500.0  # sentences/s

@@ -27,6 +27,9 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
+from bench.background_server import background_server
+from translator.defaults import DEFAULT_MODEL
+
 HOST = "127.0.0.1"
 
 SENTENCES = [
@@ -120,15 +123,16 @@ def run_load_test(model_path, clients=32, seconds=30.0, sentences=None, request_
     request gives up after `request_timeout`.
     """
     from translator import server
-    from translator.decoding import Translator
+    from translator.batcher import DECODE_BATCH_SIZE
+    from translator.translator import Translator
 
     sentences = list(sentences or SENTENCES)
     translator = Translator.load(model_path, jit_compile=jit_compile)
-    translator.warm_up(server.DECODE_BATCH_SIZE)  # compile before the clock starts, as `translator serve` does
+    translator.warm_up(DECODE_BATCH_SIZE)  # compile before the clock starts, as `translator serve` does
     app = server.create_app(translator)
     # The clients are other programs: they run in their own process, so their Python
     # does not share the server's interpreter lock (they still share the cores).
-    with server.background_server(app, host=HOST) as base_url, ProcessPoolExecutor(
+    with background_server(app, host=HOST) as base_url, ProcessPoolExecutor(
         1, mp_context=multiprocessing.get_context("spawn")
     ) as clients_process:
         batcher = app.state.batcher
@@ -167,7 +171,7 @@ def run_load_test(model_path, clients=32, seconds=30.0, sentences=None, request_
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", default="saved_models/en-es", help="model directory")
+    parser.add_argument("--model", default=DEFAULT_MODEL, help="model directory")
     parser.add_argument("--clients", type=int, default=32, help="concurrent clients")
     parser.add_argument("--seconds", type=float, default=30.0, help="how long to send requests")
     args = parser.parse_args(argv)

@@ -14,10 +14,11 @@ and a beam size. Results go to `bench/quality.json` and a markdown table.
 import argparse
 import csv
 import json
-import os
 from pathlib import Path
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+from translator.defaults import DEFAULT_MODEL, quiet_tensorflow
+
+quiet_tensorflow()
 
 DEFAULT_OUTPUT = Path(__file__).resolve().parent / "quality.json"
 
@@ -49,7 +50,7 @@ def rows_to_measure(model, run, baseline, beams, average_last=5):
 
 def load_translator(directory, weights, jit_compile):
     from translator import model_dir, selection
-    from translator.decoding import Translator
+    from translator.translator import Translator
 
     model, pipeline, config = model_dir.load(directory)
     if weights:
@@ -65,7 +66,7 @@ def training_seconds(directory):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--model", default="saved_models/en-es", help='the shipped model ("" to skip it)')
+    parser.add_argument("--model", default=DEFAULT_MODEL, help='the shipped model ("" to skip it)')
     parser.add_argument("--run", help="the training run directory of --model (per-epoch weights)")
     parser.add_argument("--baseline", help="a model directory to compare against")
     parser.add_argument("--beams", default="1,4", help="beam sizes to measure, comma-separated")

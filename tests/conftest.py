@@ -1,10 +1,10 @@
 """Shared fixtures: a tiny parallel corpus and a tiny model trained on it (seconds on a CPU)."""
 
-import os
+import pytest
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+from translator.defaults import quiet_tensorflow
 
-import pytest  # noqa: E402
+quiet_tensorflow()
 
 # Short pairs with names mid-sentence (for the truecasing table) and the
 # punctuation that must survive: ¿ ? ¡ ! , .
@@ -58,6 +58,12 @@ def pairs():
 
 
 @pytest.fixture(scope="session")
+def sentences():
+    """English sides of PAIRS, of several lengths and kinds, for the tiny model to decode."""
+    return ["Tom is here.", "I like cats.", "Where is Mary?", "Help!", "Mary has a cat.", "I am tired."]
+
+
+@pytest.fixture(scope="session")
 def tiny_model_dir(tmp_path_factory):
     """A tiny word-level model trained to near-memorise PAIRS; returns its directory."""
     from translator import train
@@ -71,6 +77,6 @@ def tiny_model_dir(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def tiny_translator(tiny_model_dir):
-    from translator.decoding import Translator
+    from translator.translator import Translator
 
     return Translator.load(tiny_model_dir)

@@ -26,6 +26,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
+from bench.background_server import background_server  # noqa: E402
 from translator import server  # noqa: E402
 
 FLAGS = [
@@ -41,7 +42,7 @@ FLAGS = [
 
 @pytest.fixture(scope="module")
 def base_url(tiny_translator):
-    with server.background_server(server.create_app(tiny_translator)) as url:
+    with background_server(server.create_app(tiny_translator)) as url:
         yield url
 
 

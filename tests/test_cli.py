@@ -7,7 +7,9 @@ import sys
 import textwrap
 from pathlib import Path
 
-ENV = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
+from translator.defaults import TF_LOG_LEVEL
+
+ENV = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": TF_LOG_LEVEL}
 
 
 def cli(*args, stdin=None, cwd=None):

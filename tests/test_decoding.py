@@ -1,32 +1,18 @@
-from unittest import mock
+"""The cached decoding loops: the same tokens as the example's loop, greedy and beam alike."""
 
 import numpy as np
-import pytest
 import tensorflow as tf
 
-from translator.decoding import LENGTH_BUCKET, Translator, beam_decode, greedy_decode, recompute_greedy, row_bucket
-from translator.text import END, START, UNK
-
-SENTENCES = ["Tom is here.", "I like cats.", "Where is Mary?", "Help!", "Mary has a cat.", "I am tired."]
-NOISE = [
-    "",
-    "   \t ",
-    "東京は大きいです。",
-    "Привет, как дела?",
-    "I like cats 😀🐈",
-    "Tom\x00 is\x07 here\x1b.",
-    "<b>Tom</b> is <i>here</i>.",
-    "Tom " * 2500,
-    "x" * 10000,
-]
+from tests.reference import recompute_greedy
+from translator.decoding import beam_decode, greedy_decode, row_bucket
 
 
 def source_ids(translator, texts):
     return tf.cast(translator.pipeline.source(tf.constant(texts)), tf.int32)
 
 
-def test_cached_decoding_equals_full_recomputation(tiny_translator):
-    ids = source_ids(tiny_translator, SENTENCES)
+def test_cached_decoding_equals_full_recomputation(tiny_translator, sentences):
+    ids = source_ids(tiny_translator, sentences)
     cached, _ = tiny_translator.greedy_ids(ids)
     pipeline = tiny_translator.pipeline
     naive = recompute_greedy(tiny_translator.model, ids, tiny_translator.max_length, pipeline.start_id, pipeline.end_id)
@@ -34,100 +20,17 @@ def test_cached_decoding_equals_full_recomputation(tiny_translator):
     assert (cached.numpy() == pipeline.end_id).any(axis=1).all(), "every sentence ends"
 
 
-def test_the_model_learned_the_fixture(tiny_translator):
-    assert tiny_translator.translate("Tom is here.") == "Tom está aquí."
-
-
-def test_batch_equals_one_by_one(tiny_translator):
-    batched = tiny_translator.translate(SENTENCES)
-    assert batched == [tiny_translator.translate(sentence) for sentence in SENTENCES]
-    # Two batches, the last one short.
-    with mock.patch.object(tiny_translator, "decode_batch", wraps=tiny_translator.decode_batch) as decode:
-        assert tiny_translator.translate(SENTENCES, batch_size=4) == batched
-    assert sorted(len(call.args[0]) for call in decode.call_args_list) == [2, 4]
-
-
-def test_beam_of_one_is_greedy_and_wider_beams_translate(tiny_translator):
-    ids = source_ids(tiny_translator, SENTENCES)
+def test_beam_of_one_is_greedy_and_wider_beams_translate(tiny_translator, sentences):
+    ids = source_ids(tiny_translator, sentences)
     pipeline, model, length = tiny_translator.pipeline, tiny_translator.model, tiny_translator.max_length
     greedy, _ = greedy_decode(model, ids, pipeline.start_id, pipeline.end_id, length)
     beam, _ = beam_decode(model, ids, pipeline.start_id, pipeline.end_id, length, beam_size=1)
     np.testing.assert_array_equal(beam, greedy)
     assert tiny_translator.translate("Tom is here.", beam_size=4) == "Tom está aquí."
-    assert all(tiny_translator.translate(SENTENCES, beam_size=3))
-
-
-def test_beam_size_is_checked(tiny_translator):
-    with pytest.raises(ValueError, match="beam size"):
-        tiny_translator.translate("Hi.", beam_size=0)
-
-
-@pytest.mark.parametrize("text", NOISE, ids=lambda t: repr(t[:12]))
-def test_bad_input_never_crashes_or_leaks_special_tokens(tiny_translator, text):
-    out = tiny_translator.translate(text)
-    assert isinstance(out, str)
-    for special in (START, END, UNK):
-        assert special not in out
-    if not text.strip():
-        assert out == ""
-
-
-def test_long_text_is_split_at_sentences_with_a_warning_only_when_needed(tiny_translator, capsys):
-    text = " ".join(["Tom is here."] * 10)
-    out = tiny_translator.translate(text)
-    assert out.count("Tom está aquí.") == 10
-    assert capsys.readouterr().err == ""
-    tiny_translator.translate("Tom " * 50)
-    assert "translating it in pieces" in capsys.readouterr().err
-
-
-def test_unknown_output_word_is_copied_from_the_attended_source_word(tiny_model_dir):
-    translator = Translator.load(tiny_model_dir)
-    pipeline = translator.pipeline
-    gato = pipeline.target_vocabulary.index("gato")
-
-    def emit_unk(ids):
-        # "[UNK] gato [end]", with the [UNK] attending source position 1.
-        batch = tf.shape(ids)[0]
-        row = tf.constant([[1, gato, pipeline.end_id] + [0] * (translator.max_length - 3)], tf.int32)
-        return tf.tile(row, [batch, 1]), tf.ones([batch, translator.max_length], tf.int32)
-
-    translator.ids_function = lambda beam_size=1: emit_unk  # before the first translation traces the text graph
-    assert translator.decode_batch(["My Kaoru cat.", "A 😀 cat."]) == [
-        "Kaoru gato",
-        "Gato",  # noise is never copied: the attended word is an unknown symbol
-    ]
-
-
-def test_attention_weights_are_a_distribution_over_source_tokens(tiny_translator):
-    source, target, weights = tiny_translator.attention("Tom is here.")
-    assert source == ["tom", "is", "here", "."]
-    assert target[-1] == END
-    assert weights.shape == (len(target), len(source))
-    np.testing.assert_allclose(weights.sum(axis=1), 1.0, atol=1e-5)
-
-
-def test_xla_decoding_equals_graph_decoding(tiny_model_dir, tiny_translator):
-    compiled = Translator.load(tiny_model_dir, jit_compile=True)
-    assert compiled.jit_compile and not tiny_translator.jit_compile  # auto is off on a CPU
-    # Six sentences: XLA pads them to eight rows, and their lengths to a multiple of 8.
-    ids = source_ids(tiny_translator, SENTENCES)
-    for beam in (1, 3):
-        xla_tokens, xla_attended = compiled.ids_function(beam)(ids)
-        tokens, attended = tiny_translator.ids_function(beam)(ids)
-        np.testing.assert_array_equal(xla_tokens, tokens)
-        np.testing.assert_array_equal(xla_attended, attended)
-    assert compiled.translate(SENTENCES + NOISE) == tiny_translator.translate(SENTENCES + NOISE)
+    assert all(tiny_translator.translate(sentences, beam_size=3))
 
 
 def test_row_buckets_are_few_and_waste_little():
     assert [int(row_bucket(n)) for n in (1, 2, 3, 5, 8, 9, 16, 17, 24, 25, 64, 65)] == [
         1, 2, 4, 8, 8, 16, 16, 24, 24, 32, 64, 72,
     ]
-
-
-def test_warm_up_prepares_every_shape(tiny_model_dir, tiny_translator):
-    assert tiny_translator.warm_up() == 1  # without XLA one traced graph serves every shape
-    compiled = Translator.load(tiny_model_dir, jit_compile=True)
-    lengths = -(-compiled.max_length // LENGTH_BUCKET)
-    assert compiled.warm_up(max_batch_size=3) == 3 * lengths  # rows 1, 2 and 4

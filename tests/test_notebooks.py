@@ -15,6 +15,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from translator.defaults import DEFAULT_MODEL
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
@@ -38,7 +40,7 @@ def _missing(need):
             return None
         return "no corpus: set TRANSLATOR_DATA or put spa-eng.zip in data/"
     if need == "model":
-        model = Path(os.environ.get("TRANSLATOR_NOTEBOOK_MODEL", ROOT / "saved_models" / "en-es"))
+        model = Path(os.environ.get("TRANSLATOR_NOTEBOOK_MODEL", ROOT / DEFAULT_MODEL))
         if not model.is_absolute():
             model = NOTEBOOK_DIR / model
         return None if (model / "model.keras").is_file() else f"no trained model at {model}: run `make train`"

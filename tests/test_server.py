@@ -12,6 +12,8 @@ fastapi = pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from translator import server  # noqa: E402
+from translator.batcher import DECODE_BATCH_SIZE, Batcher  # noqa: E402
+from translator.defaults import MAX_BEAM  # noqa: E402
 from translator.model_dir import ModelDirError  # noqa: E402
 
 
@@ -88,13 +90,24 @@ def test_page_is_self_contained(client):
     response = client.get("/")
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/html")
-    page = response.text
+    # The page and every file it links to, all served from here.
+    linked = re.findall(r"""(?:src|href)\s*=\s*["']([^"']+)""", response.text)
+    assert sorted(linked) == ["/static/app.js", "/static/style.css"]
+    files = {path: client.get(path) for path in linked}
+    assert all(file.status_code == 200 for file in files.values())
+    assert "javascript" in files["/static/app.js"].headers["content-type"]
+    assert files["/static/style.css"].headers["content-type"].startswith("text/css")
+    page = "\n".join([response.text, *(file.text for file in files.values())])
     for element in ('<textarea id="source"', '<label for="source"', 'id="translate"', 'id="show-attention"',
                     '<label for="show-attention"', "/attention", "ctrlKey"):
         assert element in page
     # Nothing fetched from elsewhere: no remote scripts, styles, fonts or images.
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page)
     assert "@import" not in page and "url(" not in page
+
+
+def test_missing_page_file_is_a_json_404(client):
+    assert error_of(client.get("/static/nothing.js"), 404)
 
 
 def test_docs(client):
@@ -127,7 +140,7 @@ def test_batcher_decodes_concurrent_requests_together():
     fake = FakeTranslator()
 
     async def main():
-        batcher = server.Batcher(fake.translate, batch_timeout_ms=50)
+        batcher = Batcher(fake.translate, batch_timeout_ms=50)
         batcher.start()
         results = await asyncio.gather(*(batcher.submit([f"s{i}", f"t{i}"], 1) for i in range(10)))
         await batcher.stop()
@@ -143,7 +156,7 @@ def test_batcher_respects_max_batch_size_and_beams():
     fake = FakeTranslator()
 
     async def main():
-        batcher = server.Batcher(fake.translate, max_batch_size=4, batch_timeout_ms=50)
+        batcher = Batcher(fake.translate, max_batch_size=4, batch_timeout_ms=50)
         batcher.start()
         requests = [batcher.submit([f"s{i}"], 1 + i % 2) for i in range(10)]
         results = await asyncio.gather(*requests)
@@ -172,7 +185,7 @@ def test_batcher_decodes_a_second_batch_while_the_first_runs():
         return texts
 
     async def main():
-        batcher = server.Batcher(slow_translate, batch_timeout_ms=1)
+        batcher = Batcher(slow_translate, batch_timeout_ms=1)
         batcher.start()
         first = asyncio.ensure_future(batcher.submit(["a"], 1))
         await asyncio.sleep(0.1)  # the first batch is decoding now
@@ -193,7 +206,7 @@ def test_batcher_survives_a_failed_batch():
     fake = FakeTranslator(error=RuntimeError("boom"))
 
     async def main():
-        batcher = server.Batcher(fake.translate, batch_timeout_ms=1)
+        batcher = Batcher(fake.translate, batch_timeout_ms=1)
         batcher.start()
         with pytest.raises(RuntimeError, match="boom"):
             await batcher.submit(["a"], 1)
@@ -224,7 +237,7 @@ def test_concurrent_http_requests_share_batches():
     assert batches < count
     assert max(len(texts) for texts, _ in fake.calls) > 1
     # A gathered batch is decoded sorted by length, in short batches (see DECODE_BATCH_SIZE).
-    assert set(fake.batch_sizes) == {server.DECODE_BATCH_SIZE}
+    assert set(fake.batch_sizes) == {DECODE_BATCH_SIZE}
 
 
 # Limits and bad input: a clear JSON error, never a stack trace.
@@ -286,7 +299,7 @@ def test_text_too_long():
         ("{}", "exactly one"),
         ('{"txt": "typo"}', "txt"),
         ('{"text": "a", "beam": 0}', "beam"),
-        ('{"text": "a", "beam": 9}', "beam"),
+        (f'{{"text": "a", "beam": {MAX_BEAM + 1}}}', "beam"),
         ('{"text": "a", "beam": "2"}', "beam"),
         ('{"text": "a", "beam": 1.5}', "beam"),
         ('{"text": "a", "beam": true}', "beam"),
@@ -296,6 +309,11 @@ def test_bad_translate_requests(body, expected):
     with limited_client() as client:
         response = client.post("/translate", content=body, headers={"content-type": "application/json"})
     assert expected in error_of(response, 422)
+
+
+def test_the_widest_beam_the_command_line_takes_is_served():
+    with limited_client() as client:
+        assert client.post("/translate", json={"text": "a", "beam": MAX_BEAM}).json()["translations"] == ["A"]
 
 
 def test_bad_attention_requests():

@@ -3,7 +3,8 @@ import pytest
 import tensorflow as tf
 
 from translator.config import preset
-from translator.text import END, START, TextPipeline, attach_punctuation, standardize
+from translator.text import TextPipeline, attach_punctuation, standardize
+from translator.tokens import END, START, UNK_ID
 
 ROUND_TRIP = ["¿Qué hora es?", "¡Hola, Tom!", "Él no está aquí.", "María vive en España."]
 
@@ -85,3 +86,15 @@ def test_source_words_align_with_source_ids_and_hide_noise(pipeline):
     assert words[0] == "Kaoru"
     assert "😀" not in words
     assert all(word == "" for word, i in zip(words, ids) if i == 0)
+
+
+def test_unknown_words_are_copied_from_the_attended_source_position(pipeline):
+    texts = tf.constant(["Kaoru likes 😀 cats!"] * 2)
+    words = decode(pipeline.source_words(texts)[0])
+    ids = pipeline.source(texts).numpy()[0]
+    kaoru = words.index("Kaoru")
+    emoji = next(i for i, (word, id_) in enumerate(zip(words, ids)) if id_ == UNK_ID and not word)
+    # "[UNK] [end]": the first sentence's [UNK] looked at "Kaoru", the second's at the emoji.
+    output = tf.constant([[UNK_ID, pipeline.target_vocabulary.index(END)]] * 2)
+    attended = tf.constant([[kaoru, 0], [emoji, 0]])
+    assert decode(pipeline.detokenize_copying(texts, output, attended)) == ["Kaoru", ""]

@@ -1,3 +1,4 @@
 from translator.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # not when imported, as pytest's doctest collection does
+    raise SystemExit(main())

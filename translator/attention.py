@@ -29,7 +29,7 @@ class CachedMultiHeadAttention(keras.layers.MultiHeadAttention):
     >>> attention = CachedMultiHeadAttention(num_heads=2, key_dim=4)
     >>> x = keras.random.normal((1, 3, 8))
     >>> output, scores, _ = attention(x, x)
-    >>> output.shape, scores.shape
+    >>> ops.shape(output), ops.shape(scores)
     ((1, 3, 8), (1, 2, 3, 3))
     """
 

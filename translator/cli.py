@@ -1,10 +1,13 @@
 """The `translator` command: data, train, translate, evaluate, export, serve."""
 
 import argparse
+import logging
 import os
 import sys
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+from translator.defaults import DEFAULT_HOST, DEFAULT_MODEL, DEFAULT_PORT, MAX_BEAM, quiet_tensorflow
+
+quiet_tensorflow()
 
 
 def import_tensorflow_quietly():
@@ -22,7 +25,22 @@ def import_tensorflow_quietly():
         os.close(saved)
         os.close(devnull)
 
-DEFAULT_MODEL = "saved_models/en-es"
+
+def show_log_messages():
+    """The package's log records, from INFO up, as one line each on stderr: `translator: ...`.
+
+    Library modules only log; what reaches the user is decided here. Records
+    stop at this handler: a root handler (absl installs one) would print them twice.
+    """
+    logger = logging.getLogger("translator")
+    if not logger.handlers:  # main() may run more than once in a process
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("translator: %(message)s"))
+        logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+
+
 # --xla and --mixed-precision: auto means on with a GPU or TPU.
 SWITCHES = {"on": True, "off": False, "auto": None}
 XLA_DECODING = "compile the decoding loop with XLA (2-3x faster decoding, after ~2 s of compiling per batch shape)"
@@ -44,7 +62,7 @@ def cmd_train(args):
 
 
 def cmd_translate(args):
-    from translator.decoding import Translator
+    from translator.translator import Translator
 
     translator = Translator.load(args.model, jit_compile=SWITCHES[args.xla])
     if args.text:
@@ -91,8 +109,8 @@ def cmd_serve(args):
 
 def beam_size(value):
     beam = int(value)
-    if not 1 <= beam <= 16:
-        raise argparse.ArgumentTypeError(f"beam size must be between 1 and 16, got {beam}")
+    if not 1 <= beam <= MAX_BEAM:
+        raise argparse.ArgumentTypeError(f"beam size must be between 1 and {MAX_BEAM}, got {beam}")
     return beam
 
 
@@ -152,8 +170,8 @@ def build_parser():
 
     p = commands.add_parser("serve", help="the web page and HTTP API")
     add_model_argument(p)
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--host", default=DEFAULT_HOST)
+    p.add_argument("--port", type=int, default=DEFAULT_PORT)
     add_switch_argument(p, "--xla", XLA_DECODING)
     p.set_defaults(run=cmd_serve)
     return parser
@@ -161,6 +179,7 @@ def build_parser():
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
+    show_log_messages()
     import_tensorflow_quietly()
     from translator.data import DataError
     from translator.model_dir import ModelDirError

@@ -118,7 +118,7 @@ def report(result, name):
 
 
 def run(model_path, pairs_file=None, data_path=None, columns=None, beam_size=1, jit_compile=None):
-    from translator.decoding import Translator
+    from translator.translator import Translator
 
     translator = Translator.load(model_path, jit_compile=jit_compile)
     pairs, name, known = load_eval_pairs(pairs_file, data_path, columns)

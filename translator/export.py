@@ -9,7 +9,7 @@ truncated in the graph; the Python `Translator` splits them instead.
 
 import keras
 
-from translator.decoding import Translator
+from translator.translator import Translator
 
 
 def export(model_path, output_path):

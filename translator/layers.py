@@ -72,7 +72,7 @@ class PositionalEmbedding(keras.layers.Layer):
     Example:
 
     >>> embedding = PositionalEmbedding(sequence_length=20, vocab_size=100, embed_dim=8)
-    >>> embedding(ops.convert_to_tensor([[5, 9, 2, 0]])).shape
+    >>> ops.shape(embedding(ops.convert_to_tensor([[5, 9, 2, 0]])))
     (1, 4, 8)
     """
 
@@ -141,7 +141,7 @@ class TransformerEncoder(keras.layers.Layer):
     Example:
 
     >>> encoder = TransformerEncoder(embed_dim=8, dense_dim=16, num_heads=2)
-    >>> encoder(keras.random.normal((2, 5, 8))).shape
+    >>> ops.shape(encoder(keras.random.normal((2, 5, 8))))
     (2, 5, 8)
     """
 
@@ -221,7 +221,7 @@ class TransformerDecoder(keras.layers.Layer):
     Example:
 
     >>> decoder = TransformerDecoder(embed_dim=8, latent_dim=16, num_heads=2)
-    >>> decoder(keras.random.normal((2, 4, 8)), keras.random.normal((2, 6, 8))).shape
+    >>> ops.shape(decoder(keras.random.normal((2, 4, 8)), keras.random.normal((2, 6, 8))))
     (2, 4, 8)
     """
 

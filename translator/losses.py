@@ -3,7 +3,7 @@
 import keras
 from keras import ops
 
-from translator.masks import PAD_ID
+from translator.tokens import PAD_ID
 
 serializable = keras.saving.register_keras_serializable(package="translator")
 

@@ -7,7 +7,7 @@ weights sum to one.
 
 from keras import ops
 
-PAD_ID = 0
+from translator.tokens import PAD_ID
 
 
 def padding_mask(token_ids):

@@ -23,7 +23,7 @@ class Transformer(keras.Model):
     >>> config = Config(vocab_size=100, embed_dim=16, latent_dim=32, num_heads=2)
     >>> model = Transformer(config)
     >>> ids = ops.convert_to_tensor([[4, 9, 2, 0]])
-    >>> model({"encoder_inputs": ids, "decoder_inputs": ids}).shape
+    >>> ops.shape(model({"encoder_inputs": ids, "decoder_inputs": ids}))
     (1, 4, 100)
     """
 

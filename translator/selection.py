@@ -15,7 +15,7 @@ import numpy as np
 import sacrebleu
 
 EPOCH_FILE = "epoch_{:03d}.weights.h5"
-log = logging.getLogger(__name__)
+logger = logging.getLogger(__name__)
 
 
 def bleu(hypotheses, references):
@@ -57,7 +57,7 @@ class BleuCheckpoint(keras.callbacks.Callback):
     def score(self):
         """BLEU of the model's weights as they are now."""
         if self.translator is None:
-            from translator.decoding import Translator  # inference code, built once around the training model
+            from translator.translator import Translator  # inference code, built once around the training model
 
             self.translator = Translator(self.model, self.pipeline, self.config)
         return bleu(self.translator.translate(self.english), self.references)
@@ -69,7 +69,7 @@ class BleuCheckpoint(keras.callbacks.Callback):
         if logs["val_bleu"] > self.best:
             self.best = logs["val_bleu"]
             self.model.save_weights(str(self.best_path))
-        log.info("epoch %d: validation BLEU %.2f (best %.2f)", epoch + 1, logs["val_bleu"], self.best)
+        logger.info("epoch %d: validation BLEU %.2f (best %.2f)", epoch + 1, logs["val_bleu"], self.best)
 
 
 def epoch_weights(directory, last):

@@ -16,8 +16,8 @@ import tensorflow as tf
 import tensorflow_text as tf_text
 from tensorflow_text.tools.wordpiece_vocab import wordpiece_tokenizer_learner_lib
 
-PAD, UNK, START, END = "", "[UNK]", "[start]", "[end]"
-PAD_ID, UNK_ID = 0, 1
+from translator.tokens import END, PAD, START, UNK, UNK_ID
+
 SUFFIX = "##"  # WordPiece marks a piece that continues the previous one
 # Every character that is not a letter, digit, combining mark, space or
 # apostrophe becomes a token of its own: "¿Qué?" is "¿ qué ?", so the model
@@ -125,7 +125,8 @@ class TextPipeline:
 
     Example:
 
-    >>> pipeline = TextPipeline.adapt(config, english, spanish)
+    >>> from translator.config import preset
+    >>> pipeline = TextPipeline.adapt(preset("tiny"), ["What time is it?"], ["¿Qué hora es?"])
     >>> ids = pipeline.target(["¿Qué hora es?"])     # [start] ¿ qué hora es ? [end]
     >>> pipeline.detokenize(ids).numpy()[0].decode()
     '¿Qué hora es?'
@@ -223,6 +224,14 @@ class TextPipeline:
         aligned = aligned.to_tensor(default_value="", shape=[None, self.sequence_length])
         noise = (self.source(texts) == UNK_ID) & ~tf.strings.regex_full_match(aligned, r".*[\pL\pN].*")
         return tf.where(noise, "", aligned)
+
+    def detokenize_copying(self, texts, ids, attended):
+        """`detokenize`, each `[UNK]` replaced by the word of `texts` at its `attended` source position.
+
+        The model writes `[UNK]` for a word it cannot spell, often a name, and
+        its cross-attention points at that name in the source.
+        """
+        return self.detokenize(ids, unk_words=tf.gather(self.source_words(texts), attended, batch_dims=1))
 
     def detokenize(self, ids, unk_words=None):
         """Target ids (batch, length) to readable Spanish strings (batch,).

@@ -7,6 +7,7 @@ the same command resumes where it stopped. The finished model is written to
 """
 
 import csv
+import logging
 import os
 import platform
 import shutil
@@ -23,6 +24,8 @@ from translator.devices import accelerator, choose_strategy, resolve_auto
 from translator.losses import MaskedAccuracy, MaskedCrossEntropy
 from translator.model import Transformer, count_parameters
 from translator.text import TextPipeline
+
+logger = logging.getLogger(__name__)
 
 # Sentences are short (most under 12 tokens): batches of similar lengths waste
 # little compute on padding.
@@ -115,12 +118,12 @@ def prepare_run(config, run_dir, splits):
         if previous.replace(**changes) == config.replace(
             source_vocab_size=previous.source_vocab_size, target_vocab_size=previous.target_vocab_size
         ):
-            print(f"resuming the run in {run_dir}")
+            logger.info("resuming the run in %s", run_dir)
             return TextPipeline.load(run_dir, previous), previous.replace(**changes)
-        print(f"{run_dir} holds a run with another config: starting afresh")
+        logger.info("%s holds a run with another config: starting afresh", run_dir)
         shutil.rmtree(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
-    print("learning vocabularies from the training split...")
+    logger.info("learning vocabularies from the training split...")
     english, spanish = zip(*splits["train"])
     pipeline = TextPipeline.adapt(config, english, spanish)
     config = config.replace(
@@ -202,7 +205,7 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
     strategy = strategy or choose_strategy()
     with strategy.scope():
         model = compiled_model(config, jit)
-    print(
+    logger.info(
         f"{config.name}: {count_parameters(model):,} parameters, {config.epochs} epochs, "
         f"{strategy.num_replicas_in_sync} replica(s) on {device}, "
         f"mixed precision {'on' if mixed else 'off'}, XLA {'on' if jit else 'off'}"
@@ -262,5 +265,5 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
             },
         },
     )
-    print(f"saved {output}")
+    logger.info("saved %s", output)
     return output

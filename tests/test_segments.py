@@ -1,0 +1,45 @@
+"""Long inputs cut into pieces that fit the model, and the pieces' translations joined back."""
+
+import logging
+
+from translator import segments
+
+
+def count_words(strings):
+    return [len(string.split()) for string in strings]
+
+
+def test_sentences_end_at_stops_followed_by_space():
+    assert segments.split_sentences("Hi.Tom! Is it 3.5? Yes… fine.\n\nBye") == [
+        "Hi.Tom!", "Is it 3.5?", "Yes…", "fine.", "Bye",
+    ]
+    assert segments.split_sentences(" \t\n") == []
+
+
+def test_runs_of_words_fill_up_to_the_limit():
+    assert segments.word_runs(["a", "b", "c"], [1, 1, 1], 2) == [("a b", 2), ("c", 1)]
+    assert segments.word_runs(["a", "b"], [1, 1], 5) == [("a b", 2)]
+    # A word over the limit cannot be cut: it stands alone.
+    assert segments.word_runs(["a", "long", "b"], [1, 9, 1], 2) == [("a", 1), ("long", 9), ("b", 1)]
+
+
+def test_split_keeps_fitting_sentences_whole_and_remembers_owners(caplog):
+    texts = ["One. Two three.", "", "Four five six seven eight."]
+    owners, pieces, sizes = segments.split(texts, count_words, max_tokens=3)
+    assert pieces == ["One.", "Two three.", "Four five six", "seven eight."]
+    assert owners == [0, 0, 2, 2]
+    assert sizes == [1, 2, 3, 2]
+    assert [record.levelno for record in caplog.records if record.name == segments.__name__] == [logging.WARNING]
+
+
+def test_split_warns_only_when_a_sentence_is_cut(caplog):
+    segments.split(["One two three. Four."], count_words, max_tokens=3)
+    assert not [record for record in caplog.records if record.name == segments.__name__]
+
+
+def test_join_undoes_split():
+    texts = ["One. Two three.", "", "   ", "Four five six seven eight."]
+    owners, pieces, _ = segments.split(texts, count_words, max_tokens=3)
+    assert segments.join(owners, pieces, len(texts)) == ["One. Two three.", "", "", "Four five six seven eight."]
+    # Pieces translated to nothing leave no double spaces.
+    assert segments.join([0, 0, 0], ["a", "", "b"], 1) == ["a b"]

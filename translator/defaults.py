@@ -1,0 +1,20 @@
+"""Values that the command line, the server, the benchmarks and the tests must agree on, each set once.
+
+Imports nothing heavy: the command line reads it before TensorFlow is imported.
+"""
+
+import os
+
+DEFAULT_MODEL = "saved_models/en-es"
+# `translator serve`: this machine only, unless asked otherwise.
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+# The widest beam a user may ask for, on the command line and in the HTTP API.
+MAX_BEAM = 16
+# TensorFlow's C++ log level: 3 keeps its start-up notes (CUDA probing, oneDNN) off stderr.
+TF_LOG_LEVEL = "3"
+
+
+def quiet_tensorflow():
+    """Sets `TF_LOG_LEVEL` unless the user chose a level; only works before TensorFlow is imported."""
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", TF_LOG_LEVEL)

@@ -1,0 +1,90 @@
+"""Long inputs cut into pieces the model can take, and the pieces' translations joined back.
+
+The model reads a fixed number of source tokens. A text is cut at sentence
+ends; a sentence still too long is cut into runs of whole words, each as long
+as fits. The translations of one text's pieces are joined with spaces, in order.
+"""
+
+import logging
+import re
+
+logger = logging.getLogger(__name__)
+
+# A sentence ends at . ! ? (or …) followed by space.
+SENTENCE_BREAK = re.compile(r"(?<=[.!?…])\s+")
+
+
+def split_sentences(text):
+    """The sentences of `text`, its white space folded; none for blank text.
+
+    >>> split_sentences("Hi there.  How are you?\\tFine!")
+    ['Hi there.', 'How are you?', 'Fine!']
+    >>> split_sentences("   ")
+    []
+    """
+    return [sentence for sentence in SENTENCE_BREAK.split(" ".join(text.split())) if sentence]
+
+
+def word_runs(words, sizes, max_tokens):
+    """Consecutive `words` (of `sizes` tokens) grouped in runs of at most `max_tokens` tokens.
+
+    Returns `(run, tokens)` pairs. A word longer than `max_tokens` is a run
+    of its own, which the model then truncates.
+
+    >>> word_runs(["a", "bb", "c", "dd", "eeee"], [1, 2, 1, 2, 4], 3)
+    [('a bb', 3), ('c dd', 3), ('eeee', 4)]
+    """
+    runs, run, used = [], [], 0
+    for word, size in zip(words, sizes):
+        if run and used + size > max_tokens:
+            runs.append((" ".join(run), used))
+            run, used = [], 0
+        run.append(word)
+        used += size
+    runs.append((" ".join(run), used))
+    return runs
+
+
+def split(texts, count_tokens, max_tokens):
+    """Cuts `texts` into pieces of at most `max_tokens` tokens: sentences, then runs of words.
+
+    `count_tokens(strings)` gives the number of tokens of each string. Returns
+    `(owners, pieces, sizes)`: each piece, the index of the text it came from
+    and its number of tokens. A sentence cut into words is logged as a warning:
+    its translation may read less well.
+
+    >>> def count_words(strings):
+    ...     return [len(string.split()) for string in strings]
+    >>> split(["One two. Three four five six.", " "], count_words, max_tokens=3)
+    ([0, 0, 0], ['One two.', 'Three four five', 'six.'], [2, 3, 1])
+    """
+    owners, sentences = [], []
+    for owner, text in enumerate(texts):
+        for sentence in split_sentences(text):
+            owners.append(owner)
+            sentences.append(sentence)
+    pieces = ([], [], [])
+    for owner, sentence, size in zip(owners, sentences, count_tokens(sentences)):
+        if size <= max_tokens:
+            runs = [(sentence, size)]
+        else:
+            logger.warning("a sentence of %d tokens exceeds the model's %d; translating it in pieces", size, max_tokens)
+            words = sentence.split()
+            runs = word_runs(words, count_tokens(words), max_tokens)
+        for piece, piece_size in runs:
+            for column, value in zip(pieces, (owner, piece, piece_size)):
+                column.append(value)
+    return pieces
+
+
+def join(owners, translations, count):
+    """The translations of each of `count` texts' pieces, joined with spaces; empty ones are left out.
+
+    >>> join([0, 0, 2], ["Uno.", "Dos.", ""], 3)
+    ['Uno. Dos.', '', '']
+    """
+    joined = [[] for _ in range(count)]
+    for owner, translation in zip(owners, translations):
+        if translation:
+            joined[owner].append(translation)
+    return [" ".join(parts) for parts in joined]

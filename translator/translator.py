@@ -1,0 +1,163 @@
+"""`Translator`: English text in, readable Spanish out, around a trained model.
+
+It loads a model directory, cuts long texts into pieces the model can take
+(`segments`), decodes the pieces in batches of similar lengths in parallel
+threads (`decoding`) and turns the ids back into text (`text`).
+"""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import tensorflow as tf
+from keras import ops
+
+from translator import decoding, masks, model_dir, segments
+from translator.devices import resolve_auto
+
+
+class Translator:
+    """English in, readable Spanish out.
+
+    Args:
+        model, pipeline, config: what `model_dir.load` returns (`Translator.load` does it).
+        batch_size: sentences decoded together.
+        jit_compile: compile the decoding loop with XLA: True, False, or None
+            (auto: on with a GPU or TPU). On a CPU, XLA decodes faster but
+            compiles for a while per batch shape, which pays off in a
+            long-running process, not in one command.
+        parallel_batches: batches decoded at the same time, in threads.
+
+    Example, with the model this repository ships:
+
+    >>> from translator.defaults import DEFAULT_MODEL
+    >>> translator = Translator.load(DEFAULT_MODEL)
+    >>> translator.translate("Where is the train station?")
+    '¿Dónde está la estación de tren?'
+    """
+
+    def __init__(self, model, pipeline, config, batch_size=64, jit_compile=None, parallel_batches=2):
+        self.model = model
+        self.pipeline = pipeline
+        self.config = config
+        self.batch_size = batch_size
+        self.max_length = config.sequence_length
+        self.jit_compile = resolve_auto(jit_compile)
+        self.parallel_batches = parallel_batches
+        self._id_functions = {}
+        self._text_functions = {}
+        self.greedy_ids = self.ids_function(beam_size=1)
+        # Traced once: run eagerly, the ragged text ops cost milliseconds per call.
+        self._count_tokens = tf.function(
+            lambda texts: pipeline.split_source(pipeline.standardize_source(texts)).merge_dims(1, 2).row_lengths(),
+            input_signature=[tf.TensorSpec([None], tf.string)],
+        )
+
+    @classmethod
+    def load(cls, directory, **kwargs):
+        return cls(*model_dir.load(directory), **kwargs)
+
+    def ids_function(self, beam_size=1):
+        """The `decoding.decoding_graph` of this model for `beam_size`, built once."""
+        if beam_size not in self._id_functions:
+            self._id_functions[beam_size] = decoding.decoding_graph(
+                self.model, self.pipeline.start_id, self.pipeline.end_id, self.max_length,
+                beam_size=beam_size, jit_compile=self.jit_compile,
+            )
+        return self._id_functions[beam_size]
+
+    def text_function(self, beam_size=1):
+        """The whole of translation as one graph: strings `(batch,)` in, strings out.
+
+        Vectorisation, decoding, the copying of source words for `[UNK]` and
+        detokenisation run without returning to Python, which matters for
+        single sentences, where the decoding itself takes little time.
+        The exported SavedModel serves this same function.
+        """
+        if beam_size not in self._text_functions:
+            pipeline, decode = self.pipeline, self.ids_function(beam_size)
+
+            def translate(texts):
+                tokens, attended = decode(tf.cast(pipeline.source(texts), tf.int32))
+                return pipeline.detokenize_copying(texts, tokens, attended)
+
+            self._text_functions[beam_size] = tf.function(
+                translate, input_signature=[tf.TensorSpec([None], tf.string, name="texts")]
+            )
+        return self._text_functions[beam_size]
+
+    def warm_up(self, max_batch_size=None, beam_size=1):
+        """Prepares every batch shape up to `max_batch_size` sentences, so no caller waits for a compile.
+
+        Without XLA one call traces the graph, which serves any shape. With
+        XLA each of `decoding.padded_shapes` is compiled once. Returns the
+        number of shapes.
+        """
+        self.translate("Hello.", beam_size)
+        if not self.jit_compile:
+            return 1
+        shapes = decoding.padded_shapes(max_batch_size or self.batch_size, self.max_length)
+        with ThreadPoolExecutor(self.parallel_batches) as pool:
+            list(pool.map(lambda shape: self.ids_function(beam_size)(tf.ones(shape, tf.int32)), shapes))
+        return len(shapes)
+
+    def decode_batch(self, texts, beam_size=1):
+        """Translates a list of texts that each fit the model; returns a list of str."""
+        translations = self.text_function(beam_size)(tf.constant(texts, tf.string))
+        return [s.decode("utf-8") for s in translations.numpy()]
+
+    def token_counts(self, texts):
+        """How many source tokens each text becomes (before truncation), in one batched call."""
+        return self._count_tokens(tf.constant(texts, tf.string)).numpy()
+
+    def pieces(self, texts):
+        """`segments.split` for this model: `(owners, pieces, sizes)` of pieces that fit it."""
+        return segments.split(texts, self.token_counts, self.max_length)
+
+    def translate(self, texts, beam_size=1, batch_size=None):
+        """Translates one string (returns str) or a list of strings (returns a list).
+
+        Empty or blank text gives "". Text longer than the model's sequence
+        length is split at sentence boundaries (and, if one sentence is still
+        too long, into runs of words, with a logged warning), each piece is
+        translated, and the pieces are joined. Pieces are sorted by length and
+        decoded `batch_size` at a time (default: the translator's).
+        """
+        if beam_size < 1:
+            raise ValueError(f"beam size must be at least 1, got {beam_size}")
+        single = isinstance(texts, str)
+        texts = [texts] if single else list(texts)
+        owners, pieces, sizes = self.pieces(texts)
+        # Batches of similar lengths: short sentences do not wait for long ones.
+        order = sorted(range(len(pieces)), key=lambda i: (sizes[i], len(pieces[i])))
+        batch_size = batch_size or self.batch_size
+        batches = [order[start:start + batch_size] for start in range(0, len(order), batch_size)]
+        outputs = [""] * len(pieces)
+        # Batches decode in parallel threads (TensorFlow releases the GIL): one batch's
+        # loop alone leaves the cores idle between its small per-step ops.
+        with ThreadPoolExecutor(self.parallel_batches) as pool:
+            decoded = pool.map(lambda batch: self.decode_batch([pieces[i] for i in batch], beam_size), batches)
+            for batch, batch_outputs in zip(batches, decoded):
+                for i, output in zip(batch, batch_outputs):
+                    outputs[i] = output
+        results = segments.join(owners, outputs, len(texts))
+        return results[0] if single else results
+
+    def attention(self, text):
+        """Cross-attention of the greedy translation of one sentence.
+
+        Returns `(source_tokens, target_tokens, weights)`, weights of shape
+        `(len(target_tokens), len(source_tokens))` from the last decoder layer,
+        averaged over heads: row i says which source tokens target token i looked at.
+        """
+        source_ids = tf.cast(self.pipeline.source(tf.constant([text])), tf.int32)
+        tokens, _ = self.greedy_ids(source_ids)
+        tokens = [int(t) for t in tokens.numpy()[0] if t]
+        if self.pipeline.end_id in tokens:
+            tokens = tokens[: tokens.index(self.pipeline.end_id) + 1]
+        prefix = ops.convert_to_tensor([[self.pipeline.start_id] + tokens[:-1]], "int32")
+        encoded = self.model.encode(source_ids, training=False)
+        _, scores = self.model.decode(prefix, encoded, masks.padding_mask(source_ids), return_attention_scores=True)
+        source = [int(i) for i in source_ids.numpy()[0] if i]
+        weights = ops.convert_to_numpy(ops.mean(scores[-1][0], axis=0))[:, : len(source)]
+        source_tokens = [self.pipeline.source_vocabulary[i] for i in source]
+        target_tokens = [self.pipeline.target_vocabulary[i] for i in tokens]
+        return source_tokens, target_tokens, weights
