@@ -1,7 +1,7 @@
 """`python -m bench --model saved_models/en-es [--quick]`: every speed figure, in one process.
 
-Runs decoding (issue 4), training speed against the keras.io example
-(issue 5), GPU training (when there is a GPU) and a serving load test on the
+Runs decoding, training speed against the keras.io example
+GPU training (when there is a GPU) and a serving load test on the
 same machine, writes everything to `bench/results.json` and prints a table.
 `--quick` runs tiny sizes, for tests and smoke runs: its figures mean nothing.
 """
@@ -147,8 +147,8 @@ def run_benchmark(model_path=DEFAULT_MODEL, output=DEFAULT_OUTPUT, quick=False, 
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
     table = format_table([
-        ("1. decoding, one model (issue 4)", decoding.table_rows(results["decoding"])),
-        (f"2. training speed, batch {training.BATCH_SIZE} (issue 5)", training.table_rows(results["training"])),
+        ("1. decoding, one model", decoding.table_rows(results["decoding"])),
+        (f"2. training speed, batch {training.BATCH_SIZE}", training.table_rows(results["training"])),
         ("3. GPU", training.gpu_rows(results["gpu"])),
         ("4. serving load test", load_test_rows(results["load_test"])),
     ])

@@ -1,4 +1,4 @@
-"""Decoding speed (issue 4): the keras.io example's loop against our cached loop, on one model.
+"""Decoding speed: the keras.io example's loop against our cached loop, on one model.
 
 (a) `recompute_greedy`: the example's loop, which runs the encoder and the
     decoder over the whole prefix again for every token, from Python;
@@ -26,7 +26,7 @@ from translator.translator import Translator
 LATENCY_SPEEDUP_TARGET = 50.0
 THROUGHPUT_TARGET = 500.0  # sentences/s
 BATCH_SIZES = (64, 256)
-# Quoted from the issue for scale, not measured here.
+# Quoted for scale, not measured here.
 APERTIUM_NOTE = "rule-based Apertium eng-spa: ~1,500 short sentences/s on the same 2 cores (quoted, not measured)"
 
 

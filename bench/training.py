@@ -1,4 +1,4 @@
-"""Training speed (issue 5): our pipeline against the keras.io example, on the same machine and batch size.
+"""Training speed: our pipeline against the keras.io example, on the same machine and batch size.
 
 Both models train on the same sentences, vectorised by one word-level
 `TextPipeline` (the example's 20 source / 21 target slots). Ours then batches
