@@ -1,6 +1,6 @@
 """`python -m bench --model saved_models/en-es [--quick]`: every speed figure, in one process.
 
-Runs decoding, training speed against the keras.io example
+Runs decoding, training speed against the keras.io example,
 GPU training (when there is a GPU) and a serving load test on the
 same machine, writes everything to `bench/results.json` and prints a table.
 `--quick` runs tiny sizes, for tests and smoke runs: its figures mean nothing.
