@@ -87,8 +87,9 @@ def cmd_evaluate(args):
     columns = tuple(int(c) for c in args.columns.split(",")) if args.columns else None
     if columns is not None and len(columns) != 2:
         raise ValueError("--columns takes two indices, ENGLISH,SPANISH (0-based), e.g. 1,3")
-    evaluate.run(args.model, pairs_file=args.pairs, data_path=args.data, columns=columns, beam_size=args.beam,
-                 jit_compile=SWITCHES[args.xla])
+    result = evaluate.run(args.model, pairs_file=args.pairs, data_path=args.data, columns=columns,
+                          beam_size=args.beam, jit_compile=SWITCHES[args.xla])
+    print("\n" + evaluate.format_report(result))
 
 
 def cmd_export(args):

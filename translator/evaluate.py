@@ -102,19 +102,23 @@ def load_eval_pairs(pairs_file=None, data_path=None, columns=None):
     return splits["test"], "test split", known
 
 
-def report(result, name):
-    print(f"\n{name}: {result['sentences']:,} sentences, beam {result['beam_size']}")
-    print(f"BLEU {result['bleu']:.2f}   {result['bleu_signature']}")
-    print(f"chrF {result['chrf']:.2f}   {result['chrf_signature']}")
+def format_report(result):
+    """The scores of `evaluate` as the command line shows them, with the example translations."""
     multi = result["multi_reference"]
-    print(f"all references of each of the {multi['sources']:,} distinct sources: "
-          f"BLEU {multi['bleu']:.2f}, chrF {multi['chrf']:.2f}")
-    print(f"names and numbers copied verbatim: {result['copy_rate']:.1f}% of {len(quality.load_copy_set())} sentences")
+    rows = [
+        f"{result['data']}: {result['sentences']:,} sentences, beam {result['beam_size']}",
+        f"BLEU {result['bleu']:.2f}   {result['bleu_signature']}",
+        f"chrF {result['chrf']:.2f}   {result['chrf_signature']}",
+        f"all references of each of the {multi['sources']:,} distinct sources: "
+        f"BLEU {multi['bleu']:.2f}, chrF {multi['chrf']:.2f}",
+        f"names and numbers copied verbatim: {result['copy_rate']:.1f}% of {len(quality.load_copy_set())} sentences",
+    ]
     if "invented_word_rate" in result:
-        print(f"words found nowhere in the training Spanish (nor copied): {result['invented_word_rate']:.2f}%")
-    print(f"{result['sentences_per_second']:.0f} sentences/s\n")
+        rows.append(f"words found nowhere in the training Spanish (nor copied): {result['invented_word_rate']:.2f}%")
+    rows.append(f"{result['sentences_per_second']:.0f} sentences/s\n")
     for example in result["examples"]:
-        print(f"  EN  {example['english']}\n  REF {example['reference']}\n  OUT {example['translation']}\n")
+        rows.append(f"  EN  {example['english']}\n  REF {example['reference']}\n  OUT {example['translation']}\n")
+    return "\n".join(rows)
 
 
 def run(model_path, pairs_file=None, data_path=None, columns=None, beam_size=1, jit_compile=None):
@@ -122,7 +126,6 @@ def run(model_path, pairs_file=None, data_path=None, columns=None, beam_size=1, 
 
     translator = Translator.load(model_path, jit_compile=jit_compile)
     pairs, name, known = load_eval_pairs(pairs_file, data_path, columns)
-    result = evaluate(translator, pairs, beam_size=beam_size, known_words=known)
-    report(result, name)
-    model_dir.update_metrics(model_path, evaluation={"data": name, **result})
+    result = {"data": name, **evaluate(translator, pairs, beam_size=beam_size, known_words=known)}
+    model_dir.update_metrics(model_path, evaluation=result)
     return result
