@@ -1,6 +1,7 @@
 """Shared fixtures: a tiny parallel corpus and a tiny model trained on it (seconds on a CPU)."""
 
 import os
+from pathlib import Path
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
@@ -55,6 +56,21 @@ PAIRS = [
 @pytest.fixture(scope="session")
 def pairs():
     return list(PAIRS)
+
+
+@pytest.fixture(scope="session")
+def command_env():
+    """The environment for `python -m translator` run from any folder.
+
+    This project's code (not an installed copy), TensorFlow quiet, one line per
+    epoch, and no cluster (TF_CONFIG) or corpus (TRANSLATOR_DATA) of the caller's.
+    """
+    project = str(Path(__file__).resolve().parent.parent)
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", "CI": "1",
+           "PYTHONPATH": os.pathsep.join(filter(None, [project, os.environ.get("PYTHONPATH")]))}
+    for name in ("TF_CONFIG", "TRANSLATOR_DATA"):
+        env.pop(name, None)
+    return env
 
 
 @pytest.fixture(scope="session")
