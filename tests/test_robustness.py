@@ -16,9 +16,6 @@ import pytest
 
 from translator import cli, lines
 
-ENV = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
-ENV.pop("TRANSLATOR_DATA", None)
-
 
 def run_cli(capsys, *args):
     """`translator ARGS` in this process: (exit status, stdout, stderr)."""
@@ -27,9 +24,10 @@ def run_cli(capsys, *args):
     return code, captured.out, captured.err
 
 
-def run_process(*args, stdin=b"", stdout=subprocess.PIPE):
+def run_process(env, *args, stdin=b"", stdout=subprocess.PIPE):
+    """`translator ARGS` in a process of its own."""
     return subprocess.run([sys.executable, "-m", "translator", *map(str, args)], input=stdin, stdout=stdout,
-                          stderr=subprocess.PIPE, timeout=300, env=ENV)
+                          stderr=subprocess.PIPE, timeout=300, env=env)
 
 
 def read(text):
@@ -130,11 +128,11 @@ def test_a_full_disk_or_missing_folder_is_one_error(tmp_path):
 # The translate command.
 
 
-def test_one_invalid_line_among_a_thousand_is_warned_and_the_rest_translated(tiny_model_dir, tmp_path):
+def test_one_invalid_line_among_a_thousand_is_warned_and_the_rest_translated(tiny_model_dir, tmp_path, command_env):
     source = tmp_path / "in.txt"
     source.write_bytes(b"Tom is here.\n" * 500 + b"I see caf\xe9 Tom.\n" + b"Help!\n" * 500)
     output = tmp_path / "out.txt"
-    result = run_process("translate", "--model", tiny_model_dir, "--file", source, "--output", output)
+    result = run_process(command_env, "translate", "--model", tiny_model_dir, "--file", source, "--output", output)
     assert result.returncode == 1, result.stderr
     translations = output.read_text(encoding="utf-8").split("\n")
     assert translations[-1] == "" and len(translations) == 1002  # 1,001 lines, each ending in \n
@@ -146,8 +144,8 @@ def test_one_invalid_line_among_a_thousand_is_warned_and_the_rest_translated(tin
                         f"of the line (6,509 of the input); bad bytes replaced with U+FFFD"]
 
 
-def test_invalid_utf8_on_standard_input(tiny_model_dir):
-    result = run_process("translate", "--model", tiny_model_dir, stdin=b"caf\xe9 \xff\xfe invalid utf8\nHelp!\n")
+def test_invalid_utf8_on_standard_input(tiny_model_dir, command_env):
+    result = run_process(command_env, "translate", "--model", tiny_model_dir, stdin=b"caf\xe9 \xff\xfe invalid utf8\nHelp!\n")
     assert result.returncode == 1
     assert result.stdout.decode().splitlines()[1] == "¡Ayuda!"
     assert "standard input, line 1 is not valid UTF-8" in result.stderr.decode()
@@ -250,9 +248,9 @@ def test_output_in_a_missing_folder_or_on_a_full_disk_is_one_line_and_exit_2(tin
     assert (code, err) == (2, "translator translate: cannot write /dev/full: No space left on device\n")
 
 
-def test_standard_output_on_a_full_disk_is_one_line_and_exit_2(tiny_model_dir):
+def test_standard_output_on_a_full_disk_is_one_line_and_exit_2(tiny_model_dir, command_env):
     with open("/dev/full", "wb") as full:
-        result = run_process("translate", "--model", tiny_model_dir, stdin=b"Help!\n", stdout=full)
+        result = run_process(command_env, "translate", "--model", tiny_model_dir, stdin=b"Help!\n", stdout=full)
     assert result.returncode == 2
     assert result.stderr.decode() == "translator translate: cannot write standard output: No space left on device\n"
 
