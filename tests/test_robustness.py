@@ -11,10 +11,11 @@ import os
 import subprocess
 import sys
 import tracemalloc
+import zipfile
 
 import pytest
 
-from translator import cli, lines
+from translator import cli, data, lines
 
 
 def run_cli(capsys, *args):
@@ -174,6 +175,17 @@ def test_bom_crlf_nul_blank_lines_long_line_and_no_final_newline(tiny_model_dir,
                                 "NUL bytes replaced with spaces"]
 
 
+def test_past_twenty_bad_lines_they_are_counted_not_listed(tiny_model_dir, tmp_path, capsys):
+    source = tmp_path / "in.txt"
+    source.write_bytes(b"Help! \xff\n" * 25 + b"Help!\n")
+    code, out, err = run_cli(capsys, "translate", "--model", tiny_model_dir, "--file", source)
+    assert code == 1 and out.count("\n") == 26
+    warnings = err.splitlines()
+    assert len(warnings) == cli.MAX_WARNINGS + 1 and "line 20 is not valid UTF-8" in warnings[19]
+    assert warnings[-1] == (f"translator translate: warning: 25 of 26 lines were repaired or left out "
+                            f"(the first {cli.MAX_WARNINGS} listed above)")
+
+
 def test_clean_input_exits_0(tiny_model_dir, tmp_path, capsys):
     source = tmp_path / "in.txt"
     source.write_text("Tom is here.\n\nHelp!\n")
@@ -267,6 +279,18 @@ def test_corpus_lines_are_decoded_one_by_one(tmp_path, capsys):
                    "(15 of the input) (skip such lines with --skip-malformed)\n")
     code, out, _ = run_cli(capsys, "data", "--data", corpus, "--skip-malformed")
     assert code == 0 and "3 unique pairs (2 malformed lines skipped)" in out
+
+
+def test_a_zip_corpus_damaged_inside_is_one_error(tmp_path, capsys):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(data.CORPUS_MEMBER, "".join(f"Go {i}.\tVe {i}.\n" for i in range(2000)))
+    damaged = bytearray(buffer.getvalue())
+    damaged[200] ^= 0xFF  # inside the compressed text: found only while reading it
+    corpus = tmp_path / "corpus.zip"
+    corpus.write_bytes(damaged)
+    code, _, err = run_cli(capsys, "data", "--data", corpus)
+    assert code == 2 and err.startswith(f"translator data: {corpus} is corrupt: ") and err.count("\n") == 1
 
 
 def test_evaluate_pairs_with_a_bom_crlf_and_a_bad_line(tiny_model_dir, tmp_path, pairs, capsys, monkeypatch):
