@@ -1,8 +1,11 @@
 """Shared fixtures: a tiny parallel corpus and a tiny model trained on it (seconds on a CPU)."""
 
+import os
+from pathlib import Path
+
 import pytest
 
-from translator.defaults import quiet_tensorflow
+from translator.defaults import TF_LOG_LEVEL, quiet_tensorflow
 
 quiet_tensorflow()
 
@@ -61,6 +64,21 @@ def pairs():
 def sentences():
     """English sides of PAIRS, of several lengths and kinds, for the tiny model to decode."""
     return ["Tom is here.", "I like cats.", "Where is Mary?", "Help!", "Mary has a cat.", "I am tired."]
+
+
+@pytest.fixture(scope="session")
+def command_env():
+    """The environment for `python -m translator` run from any folder.
+
+    This project's code (not an installed copy), TensorFlow quiet, one line per
+    epoch, and no cluster (TF_CONFIG) or corpus (TRANSLATOR_DATA) of the caller's.
+    """
+    project = str(Path(__file__).resolve().parent.parent)
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": TF_LOG_LEVEL, "CI": "1",
+           "PYTHONPATH": os.pathsep.join(filter(None, [project, os.environ.get("PYTHONPATH")]))}
+    for name in ("TF_CONFIG", "TRANSLATOR_DATA"):
+        env.pop(name, None)
+    return env
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,12 @@ import zipfile
 
 import pytest
 
-from translator import data
+from translator import data, lines
+
+
+def numbered(*raw):
+    """Corpus lines as `data.read_lines` gives them, from the bytes of each line."""
+    return list(lines.read_lines(io.BytesIO(b"\n".join(raw))))
 
 
 def make_zip(path, text, member=data.CORPUS_MEMBER):
@@ -15,8 +20,8 @@ def make_zip(path, text, member=data.CORPUS_MEMBER):
 
 def test_parse_normalises_strips_skips_blanks_and_drops_duplicates():
     decomposed = "Qu\u0065\u0301"  # "Qué" with a combining accent
-    lines = ["  Go.\tVe.  ", "", "Go.\tVe.", f"What?\t¿{decomposed}?", "Hi.\tHola.\tCC-BY 2.0 (France) Attribution"]
-    pairs, skipped = data.parse_pairs([line.encode() for line in lines])
+    text = ["  Go.\tVe.  ", "", "Go.\tVe.", f"What?\t¿{decomposed}?", "Hi.\tHola.\tCC-BY 2.0 (France) Attribution"]
+    pairs, skipped = data.parse_pairs(numbered(*(line.encode() for line in text)))
     assert pairs == [("Go.", "Ve."), ("What?", "¿Qué?"), ("Hi.", "Hola.")]
     assert skipped == 0
 
@@ -31,23 +36,23 @@ def test_parse_normalises_strips_skips_blanks_and_drops_duplicates():
     ],
 )
 def test_malformed_line_is_reported_with_its_number(bad, reason):
-    lines = [b"Go.\tVe.", bad.encode(), b"Hi.\tHola."]
+    corpus = numbered(b"Go.\tVe.", bad.encode(), b"Hi.\tHola.")
     with pytest.raises(data.DataError, match=rf"line 2 .*{reason}"):
-        data.parse_pairs(lines)
-    pairs, skipped = data.parse_pairs(lines, skip_malformed=True)
+        data.parse_pairs(corpus)
+    pairs, skipped = data.parse_pairs(corpus, skip_malformed=True)
     assert pairs == [("Go.", "Ve."), ("Hi.", "Hola.")] and skipped == 1
 
 
 def test_invalid_utf8_is_a_malformed_line():
     with pytest.raises(data.DataError, match="line 1 is not valid UTF-8"):
-        data.parse_pairs([b"Caf\xe9.\tCaf\xe9."])
+        data.parse_pairs(numbered(b"Caf\xe9.\tCaf\xe9."))
 
 
 def test_columns_select_fields_of_other_exports():
-    lines = [b"1\tGo.\t2\tVe.", b"3\tHi.\t4\tHola."]
-    assert data.parse_pairs(lines, columns=(1, 3))[0] == [("Go.", "Ve."), ("Hi.", "Hola.")]
+    corpus = numbered(b"1\tGo.\t2\tVe.", b"3\tHi.\t4\tHola.")
+    assert data.parse_pairs(corpus, columns=(1, 3))[0] == [("Go.", "Ve."), ("Hi.", "Hola.")]
     with pytest.raises(data.DataError, match="too few"):
-        data.parse_pairs([b"1\tGo."], columns=(1, 3))
+        data.parse_pairs(numbered(b"1\tGo."), columns=(1, 3))
 
 
 def test_split_keeps_every_translation_of_a_source_together_and_is_deterministic():
@@ -137,4 +142,4 @@ def test_read_lines_prefers_the_canonical_member(tmp_path):
         archive.writestr("spa-eng/_about.txt", "about")
         archive.writestr(data.CORPUS_MEMBER, "Go.\tVe.\n")
     path.write_bytes(buffer.getvalue())
-    assert data.read_lines(path) == [b"Go.\tVe."]
+    assert [line.text for line in data.read_lines(path)] == ["Go.\tVe."]

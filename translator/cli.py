@@ -1,6 +1,8 @@
 """The `translator` command: data, train, translate, evaluate, export, serve."""
 
 import argparse
+import contextlib
+import itertools
 import logging
 import os
 import sys
@@ -8,6 +10,8 @@ import sys
 from translator.defaults import DEFAULT_HOST, DEFAULT_MODEL, DEFAULT_PORT, MAX_BEAM, quiet_tensorflow
 
 quiet_tensorflow()
+
+from translator import lines  # noqa: E402  (the standard library only: keeps --help fast)
 
 
 def import_tensorflow_quietly():
@@ -44,6 +48,24 @@ def show_log_messages():
 # --xla and --mixed-precision: auto means on with a GPU or TPU.
 SWITCHES = {"on": True, "off": False, "auto": None}
 XLA_DECODING = "compile the decoding loop with XLA (2-3x faster decoding, after ~2 s of compiling per batch shape)"
+# Lines translated at a time: enough for the translator to sort them into batches of
+# similar lengths, few enough that a file of any size needs bounded memory.
+CHUNK_LINES = 2048
+# Bad lines warned about one by one; past this many only counted (a binary file would flood the terminal).
+MAX_WARNINGS = 20
+TRANSLATE_EPILOG = f"""\
+Input is read as UTF-8, line by line; output has one line per input line
+(a blank line for a blank line), ending in \\n. A UTF-8 byte order mark and
+CRLF line endings are accepted. A line with bytes that are not UTF-8 is
+translated with U+FFFD in their place, NUL bytes as spaces, and a line over
+{lines.MAX_LINE_BYTES:,} bytes is left out (a blank output line): each such line is named on
+standard error. --output is written whole or not at all.
+
+exit status:
+  0  every line was translated as given
+  1  some lines were repaired or left out (named on standard error)
+  2  an error (bad arguments, unreadable input, unwritable output, no model)
+"""
 
 
 def cmd_data(args):
@@ -61,24 +83,55 @@ def cmd_train(args):
     train.train(preset(args.preset, **overrides), data_path=args.data, output_dir=args.output)
 
 
+def input_lines(args):
+    """The lines to translate, as `translator.lines.Line`s, and the name of where they come from."""
+    if args.text:
+        # The shell passes arguments as bytes; Python keeps bytes that are not UTF-8 as
+        # surrogate escapes, which os.fsencode turns back into those bytes.
+        return "the text argument", iter([lines.decode(os.fsencode(" ".join(args.text)))])
+    if args.file:
+        return args.file, lines.read_lines(lines.open_input(args.file), source=args.file)
+    return "standard input", lines.read_lines(sys.stdin.buffer, source="standard input")
+
+
+@contextlib.contextmanager
+def standard_output():
+    """Yields standard output; a failed write (a full disk, a closed pipe) becomes one `FileError`."""
+    try:
+        with lines.writing("standard output"):
+            yield sys.stdout
+    except lines.FileError:
+        # Python flushes standard output once more at exit and would report the failure again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise
+
+
 def cmd_translate(args):
+    """Translates line by line, in chunks; returns 1 if any line was repaired or left out, else 0."""
     from translator.translator import Translator
 
-    translator = Translator.load(args.model, jit_compile=SWITCHES[args.xla])
-    if args.text:
-        texts = [" ".join(args.text)]
-    elif args.file:
-        with open(args.file, encoding="utf-8") as handle:
-            texts = handle.read().splitlines()
-    else:
-        texts = sys.stdin.read().splitlines()
-    translations = translator.translate(texts, beam_size=args.beam)
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as handle:
-            handle.writelines(line + "\n" for line in translations)
-    else:
-        for line in translations:
-            print(line)
+    source, inputs = input_lines(args)
+    with lines.written_whole(args.output) if args.output else standard_output() as output:
+        translator = Translator.load(args.model, jit_compile=SWITCHES[args.xla])
+        total = bad = 0
+        while chunk := list(itertools.islice(inputs, CHUNK_LINES)):
+            total += len(chunk)
+            for line in chunk:
+                if line.problem:
+                    bad += 1
+                    if bad <= MAX_WARNINGS:
+                        warn(f"{source}, line {line.number} {line.problem}; {line.repair}")
+            translations = translator.translate([line.text for line in chunk], beam_size=args.beam)
+            output.write("".join(translation + "\n" for translation in translations))
+            output.flush()
+    if bad > 1:
+        listed = "listed above" if bad <= MAX_WARNINGS else f"the first {MAX_WARNINGS} listed above"
+        warn(f"{bad:,} of {total:,} lines were repaired or left out ({listed})")
+    return 1 if bad else 0
+
+
+def warn(message):
+    print(f"translator translate: warning: {message}", file=sys.stderr)
 
 
 def cmd_evaluate(args):
@@ -146,7 +199,8 @@ def build_parser():
     add_switch_argument(p, "--xla", "XLA compilation")
     p.set_defaults(run=cmd_train)
 
-    p = commands.add_parser("translate", help="translate text, a file, or standard input")
+    p = commands.add_parser("translate", help="translate text, a file, or standard input",
+                            epilog=TRANSLATE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("text", nargs="*", help="English text; omit to read --file or standard input")
     p.add_argument("--file", help="translate this file, one sentence a line")
     p.add_argument("--output", help="write translations here, one a line (default: standard output)")
@@ -186,10 +240,9 @@ def main(argv=None):
     from translator.model_dir import ModelDirError
 
     try:
-        args.run(args)
+        return args.run(args) or 0
     except (DataError, ModelDirError, ValueError, OSError) as error:
         print(f"translator {args.command}: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
-    return 0

@@ -8,9 +8,12 @@ import hashlib
 import os
 import unicodedata
 import zipfile
+import zlib
 from pathlib import Path
 
 import keras
+
+from translator import lines
 
 CORPUS_URL = "http://storage.googleapis.com/download.tensorflow.org/data/spa-eng.zip"
 CORPUS_FILENAME = "spa-eng.zip"
@@ -83,10 +86,14 @@ def verify_canonical(zip_path):
 
 
 def read_lines(path):
-    """The raw lines of a corpus file: a plain text file, or the one text member of a zip."""
+    """The lines of a corpus file (plain text, or the one text member of a zip), decoded lazily.
+
+    Yields `translator.lines.Line`s, one line in memory at a time; a missing
+    file or a zip without one text member is an error at once.
+    """
     path = Path(path)
     if path.suffix != ".zip":
-        return path.read_bytes().splitlines()
+        return lines.read_lines(lines.open_input(path), source=str(path))
     try:
         with zipfile.ZipFile(path) as archive:
             names = [n for n in archive.namelist() if n.endswith((".txt", ".tsv"))]
@@ -95,41 +102,48 @@ def read_lines(path):
                 names = [CORPUS_MEMBER]
             if len(names) != 1:
                 raise DataError(f"{path}: expected one .txt/.tsv file of pairs inside, found {names}")
-            return archive.read(names[0]).splitlines()
+            # The member keeps the archive's file open after the archive is closed.
+            return _checked(lines.read_lines(archive.open(names[0]), source=f"{path}:{names[0]}"), path)
     except zipfile.BadZipFile:
         raise DataError(f"{path} is not a readable zip archive") from None
+
+
+def _checked(member_lines, path):
+    """A zip member's lines; damage found while reading them (a bad CRC, a broken stream) is a `DataError`."""
+    try:
+        yield from member_lines
+    except (zipfile.BadZipFile, zlib.error) as error:
+        raise DataError(f"{path} is corrupt: {error}") from None
 
 
 def normalize(text):
     return unicodedata.normalize("NFC", text).strip()
 
 
-def parse_pairs(lines, skip_malformed=False, source="corpus", columns=None):
+def parse_pairs(corpus_lines, skip_malformed=False, source="corpus", columns=None):
     """Parses `English<TAB>Spanish[<TAB>attribution]` lines into unique pairs.
 
-    Text is NFC-normalised and stripped; blank lines are skipped and exact
-    duplicate pairs dropped. A malformed line (wrong column count, an empty
-    side, bytes that are not UTF-8) raises `DataError` naming its line number,
-    or with `skip_malformed=True` is skipped and counted. `columns=(i, j)`
-    reads English from column i and Spanish from column j of lines with any
-    number of columns (other Tatoeba exports carry ids around the text).
+    `corpus_lines` are `translator.lines.Line`s (from `read_lines`). Text is
+    NFC-normalised and stripped; blank lines are skipped and exact duplicate
+    pairs dropped. A malformed line (wrong column count, an empty side, bytes
+    that are not UTF-8 or are NUL, over `lines.MAX_LINE_BYTES` long) raises
+    `DataError` naming its line number, or with `skip_malformed=True` is
+    skipped and counted. `columns=(i, j)` reads English from column i and
+    Spanish from column j of lines with any number of columns (other Tatoeba
+    exports carry ids around the text).
 
     Returns:
         `(pairs, skipped)`: a list of `(english, spanish)` and the number of
         malformed lines skipped.
     """
     pairs, seen, skipped = [], set(), 0
-    for number, raw in enumerate(lines, start=1):
-        try:
-            line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-            problem = None
-        except UnicodeDecodeError:
-            problem = "is not valid UTF-8"
+    english, spanish = columns or (0, 1)
+    for line in corpus_lines:
+        problem = line.problem
         if problem is None:
-            if not line.strip():
+            if not line.text.strip():
                 continue
-            fields = [normalize(field) for field in line.rstrip("\r\n").split("\t")]
-            english, spanish = columns or (0, 1)
+            fields = [normalize(field) for field in line.text.split("\t")]
             if columns is None and len(fields) not in (2, 3):
                 problem = f"has {len(fields)} tab-separated columns, expected 2 (or 3 with attribution)"
             elif len(fields) <= max(english, spanish):
@@ -138,7 +152,7 @@ def parse_pairs(lines, skip_malformed=False, source="corpus", columns=None):
                 problem = "has an empty English or Spanish side"
         if problem:
             if not skip_malformed:
-                raise DataError(f"{source}, line {number} {problem} (skip such lines with --skip-malformed)")
+                raise DataError(f"{source}, line {line.number} {problem} (skip such lines with --skip-malformed)")
             skipped += 1
             continue
         pair = (fields[english], fields[spanish])

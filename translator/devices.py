@@ -28,14 +28,24 @@ def resolve_auto(setting, device=None):
 
 
 def choose_strategy():
-    """TPU if there is one, several GPUs or workers if there are, else the default (one device)."""
+    """TPU if there is one, several GPUs or workers if there are, else the default (one device).
+
+    Several workers: `TF_CONFIG` names a cluster of two or more machines (a
+    "chief" and "worker"s, or "worker"s alone, whose first is the chief) and
+    this machine's task in it, as TensorFlow documents. Call this before any
+    other TensorFlow work: a multi-worker strategy must configure the runtime
+    before it starts.
+    """
     if os.environ.get("TPU_NAME") or Path("/dev/accel0").exists():
         resolver = tf.distribute.cluster_resolver.TPUClusterResolver()
         tf.config.experimental_connect_to_cluster(resolver)
         tf.tpu.experimental.initialize_tpu_system(resolver)
         return tf.distribute.TPUStrategy(resolver)
-    workers = json.loads(os.environ.get("TF_CONFIG", "{}")).get("cluster", {}).get("worker", [])
-    if len(workers) > 1:
+    try:
+        cluster = json.loads(os.environ.get("TF_CONFIG") or "{}").get("cluster", {})
+    except (ValueError, AttributeError):
+        raise ValueError(f"TF_CONFIG is not a JSON object: {os.environ['TF_CONFIG']!r}") from None
+    if len(cluster.get("chief", [])) + len(cluster.get("worker", [])) > 1:
         return tf.distribute.MultiWorkerMirroredStrategy()
     if len(tf.config.list_logical_devices("GPU")) > 1:
         return tf.distribute.MirroredStrategy()

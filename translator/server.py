@@ -80,10 +80,11 @@ class AttentionResponse(BaseModel):
 
 
 class BodyLimit:
-    """ASGI middleware: 413 for a request body over `max_bytes`, counted as it streams in.
+    """ASGI middleware: 413 for a request body over `max_bytes`, counted as it streams in; 400 for one not UTF-8.
 
     Content-Length can be absent (chunked) or lie, so the body is read and
-    counted here, then replayed to the app.
+    counted here, then replayed to the app. JSON is UTF-8 (RFC 8259); other
+    bytes would reach FastAPI's JSON parser, whose answer names no cause.
     """
 
     def __init__(self, app, max_bytes):
@@ -111,6 +112,11 @@ class BodyLimit:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError as error:
+            not_utf8 = JSONResponse({"error": f"the request body is not UTF-8 (byte {error.start})"}, status_code=400)
+            return await not_utf8(scope, receive, send)
         replayed = False
 
         async def replay():
@@ -160,9 +166,14 @@ def _check_limits(texts, max_sentences, max_chars):
     if len(texts) > max_sentences:
         raise HTTPException(413, f"too many texts: {len(texts)}, the limit is {max_sentences} per request")
     for index, text in enumerate(texts):
+        which = f"text {index}" if len(texts) > 1 else "the text"
         if len(text) > max_chars:
-            which = f"text {index}" if len(texts) > 1 else "the text"
             raise HTTPException(413, f"{which} is {len(text)} characters long: the limit is {max_chars} per text")
+        # A JSON escape can spell half of a surrogate pair ("\\ud800"): valid JSON, but no character.
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise HTTPException(400, f"{which} holds an unpaired surrogate (\\u{ord(text[error.start]):04x})") from None
 
 
 def create_app(

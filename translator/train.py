@@ -23,6 +23,7 @@ from translator.config import Config
 from translator.devices import accelerator, choose_strategy, resolve_auto
 from translator.losses import MaskedAccuracy, MaskedCrossEntropy
 from translator.model import Transformer, count_parameters
+from translator.multi_worker import MultiWorkerFit
 from translator.text import TextPipeline
 
 logger = logging.getLogger(__name__)
@@ -55,6 +56,11 @@ def make_dataset(source_ids, target_ids, batch_size, shuffle=False, seed=None):
         return {"encoder_inputs": source, "decoder_inputs": target[:, :-1]}, target[:, 1:]
 
     dataset = tf.data.Dataset.from_tensor_slices((source_ids, target_ids)).map(trim).cache()
+    # On several workers, each builds these same batches (same data, same seed) and takes
+    # its share of each one: the data is in memory, with no files to share out.
+    options = tf.data.Options()
+    options.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.DATA
+    dataset = dataset.with_options(options)
     if shuffle:
         dataset = dataset.shuffle(len(source_ids), seed=seed, reshuffle_each_iteration=True)
     dataset = dataset.bucket_by_sequence_length(
@@ -167,9 +173,16 @@ def choose_weights(model, config, run_dir, chooser, history):
     return kept
 
 
+class TrainingTransformer(MultiWorkerFit, Transformer):
+    """The `Transformer` as training fits it, on one device or several workers (see `translator.multi_worker`).
+
+    Only its weights are saved: the model directory holds a plain `Transformer`.
+    """
+
+
 def compiled_model(config, jit_compile):
     """A built `Transformer`, compiled for training: the configured optimizer, masked loss and accuracy."""
-    model = Transformer(config)
+    model = TrainingTransformer(config)
     model.build()
     model.compile(
         optimizer=make_optimizer(config),
@@ -185,8 +198,12 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
     """Trains `config` and writes `output_dir/<config.name>/`. Returns that directory.
 
     `splits` (a dict of train/val pair lists) replaces the corpus; `callbacks`
-    are added to the standard ones.
+    are added to the standard ones. On several workers (`TF_CONFIG`, see
+    `devices.choose_strategy`) every worker runs this alike; the chief writes
+    the model and returns its directory, the others return None.
     """
+    # First: a multi-worker strategy must be made before TensorFlow's runtime starts.
+    strategy = strategy or choose_strategy()
     started = time.perf_counter()
     keras.utils.set_random_seed(config.seed)
     device = accelerator()
@@ -196,13 +213,15 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
     jit = resolve_auto(config.jit_compile, device)
 
     splits = splits or data.load_splits(data_path)
-    run_dir = Path(runs_dir) / config.name
+    chief = strategy.extended.should_checkpoint
+    # Every worker keeps its own state (a restarted worker must resume at the chief's epoch);
+    # the chief's is the run's, the others' sit beside it, as they would on their own machines.
+    run_dir = Path(runs_dir) / (config.name if chief else f"{config.name}.worker-{strategy.cluster_resolver.task_id}")
     pipeline, config = prepare_run(config, run_dir, splits)
     train_pairs = augment.copy_augment(splits["train"], config.copy_augmentation, seed=config.seed)
     train_ds = make_dataset(*vectorize(pipeline, train_pairs), config.batch_size, shuffle=True, seed=config.seed)
     val_ds = make_dataset(*vectorize(pipeline, splits["val"]), config.batch_size)
 
-    strategy = strategy or choose_strategy()
     with strategy.scope():
         model = compiled_model(config, jit)
     logger.info(
@@ -228,7 +247,8 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
         validation_data=val_ds,
         epochs=config.epochs,
         callbacks=[
-            keras.callbacks.BackupAndRestore(str(run_dir / "backup")),
+            # Two backups: a process killed while writing one resumes from the one before.
+            keras.callbacks.BackupAndRestore(str(run_dir / "backup"), double_checkpoint=True),
             EpochTimer(),
             chooser,
             keras.callbacks.EarlyStopping(monitor=monitor, mode=mode, patience=config.early_stopping_patience),
@@ -239,6 +259,9 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
         shuffle=False,  # the dataset shuffles itself
         verbose=1 if os.environ.get("CI") is None else 2,
     )
+    if not chief:  # it holds the chief's weights: the chief alone writes the model
+        print(f"{config.name}: worker {strategy.cluster_resolver.task_id} done; the chief writes the model")
+        return None
     history = read_history(history_csv)
     kept = choose_weights(model, config, run_dir, chooser, history)
     output = Path(output_dir) / config.name
