@@ -127,12 +127,13 @@ def test_zip_without_one_text_member_is_rejected(tmp_path):
         data.read_lines(tmp_path / "bad.zip")
 
 
-def test_load_splits_prints_the_counts(tmp_path, capsys):
+def test_load_splits_logs_the_counts(tmp_path, caplog):
     corpus = tmp_path / "pairs.txt"
     corpus.write_text("".join(f"S{i}.\tF{i}.\n" for i in range(50)), encoding="utf-8")
-    splits = data.load_splits(corpus)
+    with caplog.at_level("INFO", logger="translator"):
+        splits = data.load_splits(corpus)
     assert sum(map(len, splits.values())) == 50
-    assert "50 unique pairs" in capsys.readouterr().out
+    assert "50 unique pairs" in caplog.text
 
 
 def test_read_lines_prefers_the_canonical_member(tmp_path):

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from translator import devices, model_dir, train
-from translator.decoding import Translator
+from translator.translator import Translator
 
 
 def free_ports(count):

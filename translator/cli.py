@@ -71,7 +71,8 @@ exit status:
 def cmd_data(args):
     from translator import data
 
-    data.load_splits(args.data, skip_malformed=args.skip_malformed)
+    pairs, skipped = data.load_pairs(args.data, skip_malformed=args.skip_malformed)
+    print(data.summary(data.split_pairs(pairs), skipped))
 
 
 def cmd_train(args):

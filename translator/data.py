@@ -5,6 +5,7 @@ The corpus is the Tatoeba sentence pairs packaged by manythings.org/anki
 """
 
 import hashlib
+import logging
 import os
 import unicodedata
 import zipfile
@@ -14,6 +15,8 @@ from pathlib import Path
 import keras
 
 from translator import lines
+
+logger = logging.getLogger(__name__)
 
 CORPUS_URL = "http://storage.googleapis.com/download.tensorflow.org/data/spa-eng.zip"
 CORPUS_FILENAME = "spa-eng.zip"
@@ -194,10 +197,15 @@ def split_pairs(pairs, val_fraction=0.15, test_fraction=0.15):
 
 
 def load_splits(path=None, skip_malformed=False):
-    """The corpus, parsed and split; prints where it came from and the counts."""
+    """The corpus, parsed and split; logs the counts (`summary`)."""
     pairs, skipped = load_pairs(path, skip_malformed=skip_malformed)
     splits = split_pairs(pairs)
+    logger.info("%s", summary(splits, skipped))
+    return splits
+
+
+def summary(splits, skipped=0):
+    """One line of counts: `corpus: 50 unique pairs: train 35, val 7, test 8`."""
     counts = ", ".join(f"{name} {len(splits[name]):,}" for name in SPLITS)
     note = f" ({skipped:,} malformed lines skipped)" if skipped else ""
-    print(f"corpus: {len(pairs):,} unique pairs{note}: {counts}")
-    return splits
+    return f"corpus: {sum(len(splits[name]) for name in SPLITS):,} unique pairs{note}: {counts}"

@@ -260,7 +260,7 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
         verbose=1 if os.environ.get("CI") is None else 2,
     )
     if not chief:  # it holds the chief's weights: the chief alone writes the model
-        print(f"{config.name}: worker {strategy.cluster_resolver.task_id} done; the chief writes the model")
+        logger.info("%s: worker %s done; the chief writes the model", config.name, strategy.cluster_resolver.task_id)
         return None
     history = read_history(history_csv)
     kept = choose_weights(model, config, run_dir, chooser, history)
