@@ -47,7 +47,7 @@ def show_log_messages():
 
 # --xla and --mixed-precision: auto means on with a GPU or TPU.
 SWITCHES = {"on": True, "off": False, "auto": None}
-XLA_DECODING = "compile the decoding loop with XLA (2-3x faster decoding, after ~2 s of compiling per batch shape)"
+XLA_DECODING = "compile the decoding loop with XLA (faster decoding, after compiling each batch shape once)"
 # Lines translated at a time: enough for the translator to sort them into batches of
 # similar lengths, few enough that a file of any size needs bounded memory.
 CHUNK_LINES = 2048
