@@ -107,14 +107,20 @@ def summarize(timing, params, peak):
 
 
 def flop_parameters(model):
-    """Our non-embedding parameters touched per source token (encoder) and per target token (the rest)."""
+    """Our non-embedding parameters touched per source token (encoder) and per target token (the rest).
 
-    def count(layers):
-        return sum(int(keras.ops.size(w)) for layer in layers for w in layer.weights)
+    The output projection counts on the target side, also when it is the tied embedding matrix.
+    """
 
-    encoder = count(model.encoder_layers)
-    embeddings = count([model.source_embedding, model.target_embedding])
-    return {"encoder": encoder, "decoder": count([model]) - embeddings - encoder}
+    def count(weights):
+        return sum(int(keras.ops.size(w)) for w in weights)
+
+    projection = model.logits.weights if model.logits is not None else [
+        model.shared_embedding.embeddings, model.logits_bias]
+    return {
+        "encoder": count(w for layer in model.encoder_layers for w in layer.weights),
+        "decoder": count(w for layer in model.decoder_layers for w in layer.weights) + count(projection),
+    }
 
 
 def ours_speed(config, source_ids, target_ids, steps, warmup, peak):
