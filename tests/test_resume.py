@@ -49,7 +49,7 @@ def test_a_run_killed_mid_epoch_resumes_after_its_last_finished_epoch(tmp_path, 
 
     again = subprocess.run(command, cwd=tmp_path, env=command_env, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr[-3000:]
-    assert "resuming the run" in again.stdout
+    assert "resuming the run" in again.stderr  # a log record, which the CLI writes to stderr
     # Only the unfinished epoch ran again.
     assert "Epoch 1/2" not in again.stdout and "Epoch 2/2" in again.stdout
     history = train.read_history(run_dir / "history.csv")
