@@ -151,7 +151,7 @@ def test_the_bleu_callback_keeps_the_epoch_with_the_best_validation_bleu(pairs, 
         reference.load_weights(str(run / selection.EPOCH_FILE.format(kept["epoch"])))
     else:
         selection.average_weights(reference, selection.epoch_weights(run, 3))
-        assert kept["average"]["val_bleu"] > kept["val_bleu"]
+        assert kept["average"]["validation_split_bleu"] > kept["validation_split_bleu"]
     for saved, expected in zip(model.get_weights(), reference.get_weights()):
         np.testing.assert_allclose(saved, expected)
     assert json.loads((output / "config.json").read_text())["tie_embeddings"] is True

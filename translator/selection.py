@@ -54,13 +54,14 @@ class BleuCheckpoint(keras.callbacks.Callback):
         self.best_path = self.directory / "best.weights.h5"
         self.translator = None
 
-    def score(self):
-        """BLEU of the model's weights as they are now."""
+    def score(self, pairs=None):
+        """BLEU of the model's weights as they are now, on the epochs' pairs or on other `pairs`."""
         if self.translator is None:
             from translator.translator import Translator  # inference code, built once around the training model
 
             self.translator = Translator(self.model, self.pipeline, self.config)
-        return bleu(self.translator.translate(self.english), self.references)
+        english, references = (self.english, self.references) if pairs is None else zip(*pairs)
+        return bleu(self.translator.translate(list(english)), list(references))
 
     def on_epoch_end(self, epoch, logs=None):
         logs = logs if logs is not None else {}

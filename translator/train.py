@@ -148,11 +148,13 @@ def read_history(path):
         return list(csv.DictReader(handle))
 
 
-def choose_weights(model, config, run_dir, chooser, history):
+def choose_weights(model, config, run_dir, chooser, history, val_pairs):
     """Loads the weights to ship into `model` and says which they are.
 
     Without per-epoch BLEU: the best validation loss. With it: the best epoch
-    by BLEU, or the mean of the last `average_last` epochs if that scores higher.
+    by BLEU, or the mean of the last `average_last` epochs if that scores
+    higher on the whole validation split (`val_pairs`): the per-epoch slice is
+    small, and the two are often within its noise of each other.
     """
     best = run_dir / "best.weights.h5"
     if best.is_file():
@@ -163,10 +165,11 @@ def choose_weights(model, config, run_dir, chooser, history):
     kept = {"by": "validation BLEU", "epoch": int(np.argmax(scores)) + 1, "val_bleu": round(max(scores), 2)}
     last = selection.epoch_weights(run_dir, config.average_last)
     if config.average_last > 1 and len(last) == config.average_last:
+        kept["validation_split_bleu"] = round(chooser.score(val_pairs), 2)
         selection.average_weights(model, last)
-        averaged = chooser.score()
-        kept["average"] = {"epochs": [path.name for path in last], "val_bleu": round(averaged, 2)}
-        if averaged > max(scores):
+        averaged = chooser.score(val_pairs)
+        kept["average"] = {"epochs": [path.name for path in last], "validation_split_bleu": round(averaged, 2)}
+        if averaged > kept["validation_split_bleu"]:
             kept["by"] = f"mean of the last {len(last)} epochs"
         else:
             model.load_weights(str(best))
@@ -263,7 +266,7 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
         logger.info("%s: worker %s done; the chief writes the model", config.name, strategy.cluster_resolver.task_id)
         return None
     history = read_history(history_csv)
-    kept = choose_weights(model, config, run_dir, chooser, history)
+    kept = choose_weights(model, config, run_dir, chooser, history, splits["val"])
     output = Path(output_dir) / config.name
     model_dir.save(output, model, pipeline, config)
     model_dir.update_metrics(
