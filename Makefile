@@ -30,7 +30,7 @@ translate: $(STAMP)
 	$(PY) -m translator translate --model "$(MODEL)" $(if $(BEAM),--beam $(BEAM)) "$(SENTENCE)"
 
 evaluate: $(STAMP)
-	$(PY) -m translator evaluate --model "$(MODEL)" $(if $(DATA),--data "$(DATA)") $(if $(XLA),--xla $(XLA))
+	$(PY) -m translator evaluate --model "$(MODEL)" $(if $(DATA),--data "$(DATA)") $(if $(BEAM),--beam $(BEAM)) $(if $(XLA),--xla $(XLA))
 
 export: $(STAMP)
 	$(PY) -m translator export --model "$(MODEL)"

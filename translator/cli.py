@@ -7,7 +7,7 @@ import logging
 import os
 import sys
 
-from translator.defaults import DEFAULT_HOST, DEFAULT_MODEL, DEFAULT_PORT, MAX_BEAM, quiet_tensorflow
+from translator.defaults import DEFAULT_BEAM, DEFAULT_HOST, DEFAULT_MODEL, DEFAULT_PORT, MAX_BEAM, quiet_tensorflow
 
 quiet_tensorflow()
 
@@ -178,7 +178,8 @@ def add_switch_argument(parser, flag, what):
 
 
 def add_beam_argument(parser):
-    parser.add_argument("--beam", type=beam_size, default=1, help="beam size; 1 is greedy (default)")
+    parser.add_argument("--beam", type=beam_size, default=DEFAULT_BEAM,
+                        help=f"beam size (default {DEFAULT_BEAM}); 1 is greedy decoding, faster")
 
 
 def build_parser():

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.exceptions import HTTPException
 
 from translator.batcher import BATCH_TIMEOUT_MS, DECODE_BATCH_SIZE, MAX_BATCH_SIZE, Batcher
-from translator.defaults import DEFAULT_HOST, DEFAULT_PORT, MAX_BEAM
+from translator.defaults import DEFAULT_BEAM, DEFAULT_HOST, DEFAULT_PORT, MAX_BEAM
 
 logger = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ class TranslateRequest(BaseModel):
 
     text: str | None = Field(None, description="one text to translate")
     texts: list[str] | None = Field(None, description="several texts, translated in one batch")
-    beam: int = Field(1, ge=1, le=MAX_BEAM, description="beam size; 1 is greedy decoding")
+    beam: int = Field(DEFAULT_BEAM, ge=1, le=MAX_BEAM, description="beam size; 1 is greedy decoding")
 
     @model_validator(mode="after")
     def exactly_one_input(self):
@@ -251,9 +251,9 @@ def run(model_path: str, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, jit
     from translator.translator import Translator
 
     translator = Translator.load(model_path, jit_compile=jit_compile)
-    # Trace (with XLA: compile every batch shape) now, so no user waits for it.
+    # Trace (with XLA: compile every batch shape) of the default beam now, so no user waits for it.
     started = time.perf_counter()
-    shapes = translator.warm_up(DECODE_BATCH_SIZE)
+    shapes = translator.warm_up(DECODE_BATCH_SIZE, beam_size=DEFAULT_BEAM)
     logger.info("decoding graph ready for %d batch shape(s) in %.1f s (XLA %s)",
                 shapes, time.perf_counter() - started, "on" if translator.jit_compile else "off")
     app = create_app(translator, model_name=Path(model_path).name, **limits)
