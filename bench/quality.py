@@ -5,10 +5,13 @@ once) and the shipped names-and-numbers set, and reports BLEU and chrF (one
 reference, sacrebleu defaults), the copy rate, the invented-word rate and the
 decoding speed. A row is a model directory, optionally with other weights
 loaded into it (an epoch of the training run, or the mean of the last epochs),
-and a beam size. Results go to `bench/quality.json` and a markdown table.
+a beam size, and whether names and numbers are swapped for stand-ins
+(`translator.placeholders`; the shipped model's rows, and with
+`--without-placeholders` those rows again without). Results go to
+`bench/quality.json` and a markdown table.
 
     python -m bench.quality --model saved_models/en-es --run runs/en-es \\
-        --baseline runs/baseline-en-es --beams 1,4,6
+        --baseline runs/baseline-en-es --beams 1,4,6 --without-placeholders
 """
 
 import argparse
@@ -23,14 +26,14 @@ quiet_tensorflow()
 DEFAULT_OUTPUT = Path(__file__).resolve().parent / "quality.json"
 
 
-def rows_to_measure(model, run, baseline, beams, average_last=5):
-    """`(label, model directory, weight files or None, beam)` for every row of the table.
+def rows_to_measure(model, run, baseline, beams, average_last=5, without_placeholders=False):
+    """`(label, model directory, weight files or None, beam, placeholders)` for every row of the table.
 
     Several weight files are averaged (see `translator.selection.average_weights`).
     """
     rows = []
     if baseline:
-        rows += [(f"previous model, beam {beam}", baseline, None, beam) for beam in beams]
+        rows += [(f"previous model, beam {beam}", baseline, None, beam, False) for beam in beams]
     if run:
         from translator import selection
 
@@ -38,24 +41,28 @@ def rows_to_measure(model, run, baseline, beams, average_last=5):
             history = list(csv.DictReader(handle))
         by_loss = min(range(len(history)), key=lambda i: float(history[i]["val_loss"])) + 1
         by_bleu = max(range(len(history)), key=lambda i: float(history[i]["val_bleu"])) + 1
+        name = Path(run).name
         for epoch, why in ((by_loss, "best validation loss"), (by_bleu, "best validation BLEU")):
             weights = [Path(run) / selection.EPOCH_FILE.format(epoch)]
-            rows.append((f"new recipe, epoch {epoch} ({why}), beam 1", model, weights, 1))
+            rows.append((f"{name}, epoch {epoch} ({why}), beam 1", model, weights, 1, False))
         last = selection.epoch_weights(run, average_last)
-        rows.append((f"new recipe, mean of the last {len(last)} epochs, beam 1", model, last, 1))
+        rows.append((f"{name}, mean of the last {len(last)} epochs, beam 1", model, last, 1, False))
     if model:
-        rows += [(f"shipped model, beam {beam}", model, None, beam) for beam in beams]
+        for beam in beams:
+            if without_placeholders:
+                rows.append((f"{model}, beam {beam}, no placeholders", model, None, beam, False))
+            rows.append((f"{model}, beam {beam}", model, None, beam, True))
     return rows
 
 
-def load_translator(directory, weights, jit_compile):
+def load_translator(directory, weights, jit_compile, placeholders):
     from translator import model_dir, selection
     from translator.translator import Translator
 
     model, pipeline, config = model_dir.load(directory)
     if weights:
         selection.average_weights(model, weights)
-    return Translator(model, pipeline, config, jit_compile=jit_compile)
+    return Translator(model, pipeline, config, jit_compile=jit_compile, placeholders=placeholders)
 
 
 def training_seconds(directory):
@@ -73,6 +80,8 @@ def main(argv=None):
     parser.add_argument("--data", help="the corpus (default: as `translator data` finds it)")
     parser.add_argument("--limit", type=int, help="score only the first N test pairs (smoke runs)")
     parser.add_argument("--xla", action="store_true", help="decode with XLA (faster on a long run)")
+    parser.add_argument("--without-placeholders", action="store_true",
+                        help="also measure the shipped model without name and number stand-ins")
     parser.add_argument("--output", default=str(DEFAULT_OUTPUT))
     args = parser.parse_args(argv)
 
@@ -82,24 +91,26 @@ def main(argv=None):
     test_pairs = test_pairs[: args.limit]
     beams = [int(b) for b in args.beams.split(",")]
     results = []
-    for label, directory, weights, beam in rows_to_measure(args.model, args.run, args.baseline, beams):
+    rows = rows_to_measure(args.model, args.run, args.baseline, beams, without_placeholders=args.without_placeholders)
+    for label, directory, weights, beam, placeholders in rows:
         print(f"\n{label}", flush=True)
-        translator = load_translator(directory, weights, args.xla)
+        translator = load_translator(directory, weights, args.xla, placeholders)
         result = evaluate.evaluate(translator, test_pairs, beam_size=beam, known_words=known, examples=0)
         results.append({
             "row": label, "model": str(directory), "weights": [str(w) for w in weights or []], "beam": beam,
-            "bleu": result["bleu"], "chrf": result["chrf"], "copy_rate": result["copy_rate"],
+            "placeholders": placeholders, "bleu": result["bleu"], "chrf": result["chrf"],
+            "copy_rate": result["copy_rate"], "heldout_copy_rate": result["heldout_copy_rate"],
             "invented_word_rate": result["invented_word_rate"], "sentences_per_second": result["sentences_per_second"],
             "training_seconds": training_seconds(directory), "bleu_signature": result["bleu_signature"],
             "copy_failures": result["copy_failures"], "invented_words": result["invented_words"],
         })
     Path(args.output).write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
     print(f"\n{len(test_pairs):,} test pairs; written to {args.output}\n")
-    print("| row | BLEU | chrF | copy rate | invented words | sentences/s | training |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("| row | BLEU | chrF | copy rate | held-out copy rate | invented words | sentences/s | training |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in results:
         hours = f"{r['training_seconds'] / 3600:.2f} h" if r["training_seconds"] else ""
-        print(f"| {r['row']} | {r['bleu']:.2f} | {r['chrf']:.2f} | {r['copy_rate']:.1f}% "
+        print(f"| {r['row']} | {r['bleu']:.2f} | {r['chrf']:.2f} | {r['copy_rate']:.1f}% | {r['heldout_copy_rate']:.1f}% "
               f"| {r['invented_word_rate']:.2f}% | {r['sentences_per_second']:.0f} | {hours} |")
 
 

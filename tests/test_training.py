@@ -114,3 +114,40 @@ def test_training_runs_under_mirrored_strategy_on_two_logical_cpus(tmp_path, pai
     assert result.returncode == 0, result.stderr[-3000:]
     metrics = model_dir.read_metrics(tmp_path / "mirrored")["training"]
     assert metrics["machine"]["replicas"] == 2
+
+
+def test_a_finished_run_run_again_writes_its_model_without_training_again(pairs, tmp_path, caplog):
+    splits = {"train": pairs, "val": pairs[:8]}
+    config = preset("tiny", epochs=2, name="done")
+    kwargs = dict(output_dir=tmp_path / "models", runs_dir=tmp_path / "runs", splits=splits)
+    output = train.train(config, **kwargs)
+    first = model_dir.read_metrics(output)["training"]["history"]
+    with caplog.at_level("INFO", logger="translator.train"):
+        train.train(config, **kwargs)
+    assert "finished after 2 epochs" in caplog.text
+    assert model_dir.read_metrics(output)["training"]["history"] == first
+
+
+class RecordStartingWeights(keras.callbacks.Callback):
+    def on_train_begin(self, logs=None):
+        self.weights = self.model.get_weights()
+
+
+def test_training_from_a_model_starts_from_its_weights_and_vocabularies(tiny_model_dir, pairs, tmp_path):
+    config = train.warm_start_config(tiny_model_dir, name="longer", epochs=1, learning_rate=1e-3)
+    recorder = RecordStartingWeights()
+    output = train.train(config, output_dir=tmp_path, runs_dir=tmp_path / "runs",
+                         splits={"train": pairs, "val": pairs[:8]}, callbacks=[recorder], start_from=tiny_model_dir)
+    start, _, _ = model_dir.load(tiny_model_dir)
+    for started, saved in zip(recorder.weights, start.get_weights(), strict=True):
+        np.testing.assert_array_equal(started, saved)
+    for name in ("vocab_en.txt", "vocab_es.txt", "truecase.tsv"):
+        assert (output / name).read_text() == (tiny_model_dir / name).read_text()
+    assert model_dir.read_metrics(output)["training"]["started_from"]["model"] == str(tiny_model_dir)
+
+
+def test_training_from_a_model_keeps_its_architecture(tiny_model_dir, tmp_path):
+    with pytest.raises(ValueError, match="embed_dim"):
+        train.warm_start_config(tiny_model_dir, embed_dim=64)
+    with pytest.raises(model_dir.ModelDirError, match="no trained model"):
+        train.warm_start_config(tmp_path)

@@ -79,9 +79,14 @@ def cmd_train(args):
     from translator import train
     from translator.config import preset
 
-    overrides = {k: v for k, v in (("epochs", args.epochs), ("name", args.name)) if v is not None}
+    chosen = (("epochs", args.epochs), ("name", args.name), ("learning_rate", args.learning_rate))
+    overrides = {k: v for k, v in chosen if v is not None}
     overrides.update(mixed_precision=SWITCHES[args.mixed_precision], jit_compile=SWITCHES[args.xla])
-    train.train(preset(args.preset, **overrides), data_path=args.data, output_dir=args.output)
+    if args.start_from:
+        config = train.warm_start_config(args.start_from, **overrides)
+    else:
+        config = preset(args.preset, **overrides)
+    train.train(config, data_path=args.data, output_dir=args.output, start_from=args.start_from)
 
 
 def input_lines(args):
@@ -113,7 +118,7 @@ def cmd_translate(args):
 
     source, inputs = input_lines(args)
     with lines.written_whole(args.output) if args.output else standard_output() as output:
-        translator = Translator.load(args.model, jit_compile=SWITCHES[args.xla])
+        translator = Translator.load(args.model, jit_compile=SWITCHES[args.xla], placeholders=args.placeholders)
         total = bad = 0
         while chunk := list(itertools.islice(inputs, CHUNK_LINES)):
             total += len(chunk)
@@ -142,7 +147,7 @@ def cmd_evaluate(args):
     if columns is not None and len(columns) != 2:
         raise ValueError("--columns takes two indices, ENGLISH,SPANISH (0-based), e.g. 1,3")
     result = evaluate.run(args.model, pairs_file=args.pairs, data_path=args.data, columns=columns,
-                          beam_size=args.beam, jit_compile=SWITCHES[args.xla])
+                          beam_size=args.beam, jit_compile=SWITCHES[args.xla], placeholders=args.placeholders)
     print("\n" + evaluate.format_report(result))
 
 
@@ -182,6 +187,12 @@ def add_beam_argument(parser):
                         help=f"beam size (default {DEFAULT_BEAM}); 1 is greedy decoding, faster")
 
 
+def add_placeholder_argument(parser):
+    parser.add_argument("--no-placeholders", dest="placeholders", action="store_false",
+                        help="give names and numbers the vocabulary lacks to the model as written, "
+                             "not as stand-ins it copies")
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="translator", description="English to Spanish neural machine translation.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -192,9 +203,14 @@ def build_parser():
     p.set_defaults(run=cmd_data)
 
     p = commands.add_parser("train", help="train a model and write saved_models/<name>/")
-    p.add_argument("--preset", default="default", help="default, reference or tiny")
+    start = p.add_mutually_exclusive_group()
+    start.add_argument("--preset", default="default", help="default, reference or tiny")
     p.add_argument("--epochs", type=int, help="override the preset's epochs")
     p.add_argument("--name", help="override the run name (the saved_models/ subdirectory)")
+    p.add_argument("--learning-rate", type=float, help="override the peak learning rate")
+    start.add_argument("--from", dest="start_from", metavar="MODEL_DIR",
+                   help="start from this model's weights, vocabularies and config (not --preset): "
+                        "to train it longer or on your own pairs")
     p.add_argument("--data", help="corpus path; default: $TRANSLATOR_DATA, data/, download")
     p.add_argument("--output", default="saved_models", help="where to write the model directory")
     add_switch_argument(p, "--mixed-precision", "float16 compute (bfloat16 on TPU)")
@@ -208,6 +224,7 @@ def build_parser():
     p.add_argument("--output", help="write translations here, one a line (default: standard output)")
     add_model_argument(p)
     add_beam_argument(p)
+    add_placeholder_argument(p)
     add_switch_argument(p, "--xla", XLA_DECODING)
     p.set_defaults(run=cmd_translate)
 
@@ -217,6 +234,7 @@ def build_parser():
     p.add_argument("--columns", help="with --pairs: 0-based columns of English and Spanish, e.g. 1,3")
     p.add_argument("--data", help="corpus path for the test split")
     add_beam_argument(p)
+    add_placeholder_argument(p)
     add_switch_argument(p, "--xla", XLA_DECODING)
     p.set_defaults(run=cmd_evaluate)
 

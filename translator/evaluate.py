@@ -64,13 +64,15 @@ def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None):
     most = max((len(refs) for refs in by_source.values()), default=0)
     streams = [[by_source[s][i] if i < len(by_source[s]) else None for s in sources] for i in range(most)]
     result["multi_reference"] = {"sources": len(sources), **score([translated[s] for s in sources], streams)}
-    copy_set = quality.load_copy_set()
-    copies = translator.translate([english for english, _ in copy_set], beam_size=beam_size)
-    result["copy_rate"] = round(100 * quality.copy_rate(copies, [items for _, items in copy_set]), 1)
-    result["copy_failures"] = [
-        {"english": e, "translation": t} for (e, items), t in zip(copy_set, copies)
-        if quality.copy_rate([t], [items]) < 1
-    ]
+    result["copy_failures"] = []
+    for key, name in quality.COPY_SETS.items():
+        copy_set = quality.load_copy_set(name)
+        copies = translator.translate([english for english, _ in copy_set], beam_size=beam_size)
+        result[key] = round(100 * quality.copy_rate(copies, [items for _, items in copy_set]), 1)
+        result["copy_failures"] += [
+            {"english": e, "translation": t} for (e, items), t in zip(copy_set, copies)
+            if quality.copy_rate([t], [items]) < 1
+        ]
     if known_words is not None:
         invented, total = quality.invented_words([translated[s] for s in sources], sources, known_words)
         result["invented_word_rate"] = round(100 * len(invented) / max(total, 1), 2)
@@ -106,12 +108,14 @@ def format_report(result):
     """The scores of `evaluate` as the command line shows them, with the example translations."""
     multi = result["multi_reference"]
     rows = [
-        f"{result['data']}: {result['sentences']:,} sentences, beam {result['beam_size']}",
+        f"{result['data']}: {result['sentences']:,} sentences, beam {result['beam_size']}"
+        + ("" if result.get("placeholders", True) else ", no placeholders"),
         f"BLEU {result['bleu']:.2f}   {result['bleu_signature']}",
         f"chrF {result['chrf']:.2f}   {result['chrf_signature']}",
         f"all references of each of the {multi['sources']:,} distinct sources: "
         f"BLEU {multi['bleu']:.2f}, chrF {multi['chrf']:.2f}",
-        f"names and numbers copied verbatim: {result['copy_rate']:.1f}% of {len(quality.load_copy_set())} sentences",
+        f"names and numbers copied verbatim: {result['copy_rate']:.1f}% "
+        f"(held-out set: {result['heldout_copy_rate']:.1f}%)",
     ]
     if "invented_word_rate" in result:
         rows.append(f"words found nowhere in the training Spanish (nor copied): {result['invented_word_rate']:.2f}%")
@@ -121,11 +125,12 @@ def format_report(result):
     return "\n".join(rows)
 
 
-def run(model_path, pairs_file=None, data_path=None, columns=None, beam_size=1, jit_compile=None):
+def run(model_path, pairs_file=None, data_path=None, columns=None, beam_size=1, jit_compile=None, placeholders=True):
     from translator.translator import Translator
 
-    translator = Translator.load(model_path, jit_compile=jit_compile)
+    translator = Translator.load(model_path, jit_compile=jit_compile, placeholders=placeholders)
     pairs, name, known = load_eval_pairs(pairs_file, data_path, columns)
-    result = {"data": name, **evaluate(translator, pairs, beam_size=beam_size, known_words=known)}
+    result = {"data": name, "placeholders": placeholders,
+              **evaluate(translator, pairs, beam_size=beam_size, known_words=known)}
     model_dir.update_metrics(model_path, evaluation=result)
     return result

@@ -113,10 +113,17 @@ class EpochTimer(keras.callbacks.Callback):
 
 # Fields a resumed run may change: how long it goes on and how its weights are chosen, not the model or data.
 RESUMABLE_CHANGES = ("epochs", "early_stopping_patience", "bleu_sentences", "average_last")
+# Fields that shape the weights and vocabularies: a run that starts from a model keeps them.
+ARCHITECTURE_FIELDS = {
+    "tokenizer", "vocab_size", "sequence_length", "source_vocab_size", "target_vocab_size", "shared_vocabulary",
+    "lowercase", "embed_dim", "latent_dim", "num_heads", "num_encoder_layers", "num_decoder_layers",
+    "positional", "tie_embeddings",
+}
 
 
-def prepare_run(config, run_dir, splits):
-    """Reuses the vocabularies of an interrupted run of the same config, else learns them."""
+def prepare_run(config, run_dir, splits, start_from=None):
+    """Reuses the vocabularies of an interrupted run of the same config, else those of the
+    model directory `start_from`, else learns them from the training split."""
     saved_config = run_dir / model_dir.CONFIG_FILE
     if saved_config.is_file():
         previous = Config.from_json(saved_config)
@@ -129,15 +136,36 @@ def prepare_run(config, run_dir, splits):
         logger.info("%s holds a run with another config: starting afresh", run_dir)
         shutil.rmtree(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
-    logger.info("learning vocabularies from the training split...")
-    english, spanish = zip(*splits["train"])
-    pipeline = TextPipeline.adapt(config, english, spanish)
+    if start_from:
+        pipeline = TextPipeline.load(start_from, config)
+    else:
+        logger.info("learning vocabularies from the training split...")
+        english, spanish = zip(*splits["train"])
+        pipeline = TextPipeline.adapt(config, english, spanish)
     config = config.replace(
         source_vocab_size=len(pipeline.source_vocabulary), target_vocab_size=len(pipeline.target_vocabulary)
     )
     pipeline.save(run_dir)
     config.to_json(saved_config)
     return pipeline, config
+
+
+def warm_start_config(directory, **overrides):
+    """The config of the model in `directory` with `overrides`: the architecture and
+    vocabularies must stay, so only training settings may change."""
+    if not (Path(directory) / model_dir.MODEL_FILE).is_file():
+        raise model_dir.ModelDirError(f"no trained model at {directory} to start from")
+    config = Config.from_json(Path(directory) / model_dir.CONFIG_FILE)
+    fixed = set(overrides) & ARCHITECTURE_FIELDS
+    if fixed:
+        raise ValueError(f"training from {directory} keeps its architecture: {', '.join(sorted(fixed))} cannot change")
+    return config.replace(**overrides)
+
+
+def start_from_record(directory):
+    """What metrics.json says of the model a run started from: its path and its own training time."""
+    earlier = model_dir.read_metrics(directory).get("training", {})
+    return {"model": str(directory), "train_seconds": earlier.get("train_seconds"), "epochs": earlier.get("epochs")}
 
 
 def read_history(path):
@@ -197,11 +225,13 @@ def compiled_model(config, jit_compile):
 
 
 def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", splits=None,
-          strategy=None, callbacks=()):
+          strategy=None, callbacks=(), start_from=None):
     """Trains `config` and writes `output_dir/<config.name>/`. Returns that directory.
 
     `splits` (a dict of train/val pair lists) replaces the corpus; `callbacks`
-    are added to the standard ones. On several workers (`TF_CONFIG`, see
+    are added to the standard ones. `start_from`, a model directory with the
+    same architecture (see `warm_start_config`), gives the first weights and
+    the vocabularies: to train a shipped model longer or on your own pairs. On several workers (`TF_CONFIG`, see
     `devices.choose_strategy`) every worker runs this alike; the chief writes
     the model and returns its directory, the others return None.
     """
@@ -220,7 +250,7 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
     # Every worker keeps its own state (a restarted worker must resume at the chief's epoch);
     # the chief's is the run's, the others' sit beside it, as they would on their own machines.
     run_dir = Path(runs_dir) / (config.name if chief else f"{config.name}.worker-{strategy.cluster_resolver.task_id}")
-    pipeline, config = prepare_run(config, run_dir, splits)
+    pipeline, config = prepare_run(config, run_dir, splits, start_from)
     train_pairs = augment.copy_augment(splits["train"], config.copy_augmentation, seed=config.seed)
     train_ds = make_dataset(*vectorize(pipeline, train_pairs), config.batch_size, shuffle=True, seed=config.seed)
     val_ds = make_dataset(*vectorize(pipeline, splits["val"]), config.batch_size)
@@ -234,6 +264,8 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
     )
     history_csv = run_dir / "history.csv"
     history = read_history(history_csv)
+    if start_from and not history:  # a resumed run restores its own weights
+        model.set_weights(model_dir.load(start_from)[0].get_weights())
     if config.bleu_sentences:
         done = [float(row["val_bleu"]) for row in history if row.get("val_bleu")]
         chooser = selection.BleuCheckpoint(
@@ -245,23 +277,31 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
             str(run_dir / "best.weights.h5"), monitor="val_loss", save_best_only=True, save_weights_only=True
         )
         monitor, mode = "val_loss", "min"
-    model.fit(
-        train_ds,
-        validation_data=val_ds,
-        epochs=config.epochs,
-        callbacks=[
-            # Two backups: a process killed while writing one resumes from the one before.
-            keras.callbacks.BackupAndRestore(str(run_dir / "backup"), double_checkpoint=True),
-            EpochTimer(),
-            chooser,
-            keras.callbacks.EarlyStopping(monitor=monitor, mode=mode, patience=config.early_stopping_patience),
-            keras.callbacks.TensorBoard(str(run_dir / "logs")),
-            keras.callbacks.CSVLogger(str(history_csv), append=True),
-            *callbacks,
-        ],
-        shuffle=False,  # the dataset shuffles itself
-        verbose=1 if os.environ.get("CI") is None else 2,
-    )
+    # Keras deletes the backup when fit ends: a run with epochs and no backup has finished.
+    if history and not (run_dir / "backup").exists():
+        logger.info(
+            "the run in %s finished after %d epochs: writing its model again (to train it longer, "
+            "start from the model: translator train --from DIR --epochs N)", run_dir, len(history)
+        )
+        model.optimizer.build(model.trainable_variables)  # the saved weights hold its state too
+    else:
+        model.fit(
+            train_ds,
+            validation_data=val_ds,
+            epochs=config.epochs,
+            callbacks=[
+                # Two backups: a process killed while writing one resumes from the one before.
+                keras.callbacks.BackupAndRestore(str(run_dir / "backup"), double_checkpoint=True),
+                EpochTimer(),
+                chooser,
+                keras.callbacks.EarlyStopping(monitor=monitor, mode=mode, patience=config.early_stopping_patience),
+                keras.callbacks.TensorBoard(str(run_dir / "logs")),
+                keras.callbacks.CSVLogger(str(history_csv), append=True),
+                *callbacks,
+            ],
+            shuffle=False,  # the dataset shuffles itself
+            verbose=1 if os.environ.get("CI") is None else 2,
+        )
     if not chief:  # it holds the chief's weights: the chief alone writes the model
         logger.info("%s: worker %s done; the chief writes the model", config.name, strategy.cluster_resolver.task_id)
         return None
@@ -280,6 +320,7 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
             "train_seconds": sum(float(row["seconds"]) for row in history),
             "this_process_seconds": time.perf_counter() - started,
             "train_pairs": len(splits["train"]),
+            **({"started_from": start_from_record(start_from)} if start_from else {}),
             "machine": {
                 "platform": platform.platform(),
                 "processor": platform.processor() or platform.machine(),

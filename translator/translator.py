@@ -1,7 +1,8 @@
 """`Translator`: English text in, readable Spanish out, around a trained model.
 
 It loads a model directory, cuts long texts into pieces the model can take
-(`segments`), decodes the pieces in batches of similar lengths in parallel
+(`segments`), swaps rare names and numbers for stand-ins the model copies
+(`placeholders`), decodes the pieces in batches of similar lengths in parallel
 threads (`decoding`) and turns the ids back into text (`text`).
 """
 
@@ -10,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import tensorflow as tf
 from keras import ops
 
-from translator import decoding, masks, model_dir, segments
+from translator import decoding, masks, model_dir, placeholders, segments
 from translator.devices import resolve_auto
 
 
@@ -25,6 +26,8 @@ class Translator:
             compiles for a while per batch shape, which pays off in a
             long-running process, not in one command.
         parallel_batches: batches decoded at the same time, in threads.
+        placeholders: swap names and numbers the vocabulary lacks for stand-ins
+            before decoding and back after (see `translator.placeholders`).
 
     Example, with the model this repository ships:
 
@@ -34,7 +37,8 @@ class Translator:
     '¿Dónde está la estación de tren?'
     """
 
-    def __init__(self, model, pipeline, config, batch_size=64, jit_compile=None, parallel_batches=2):
+    def __init__(self, model, pipeline, config, batch_size=64, jit_compile=None, parallel_batches=2,
+                 placeholders=True):
         self.model = model
         self.pipeline = pipeline
         self.config = config
@@ -42,6 +46,7 @@ class Translator:
         self.max_length = config.sequence_length
         self.jit_compile = resolve_auto(jit_compile)
         self.parallel_batches = parallel_batches
+        self.whole_words = set(pipeline.source_vocabulary) if placeholders else None
         self._id_functions = {}
         self._text_functions = {}
         self.greedy_ids = self.ids_function(beam_size=1)
@@ -101,6 +106,17 @@ class Translator:
 
     def decode_batch(self, texts, beam_size=1):
         """Translates a list of texts that each fit the model; returns a list of str."""
+        if self.whole_words is None:
+            return self.decode_as_written(texts, beam_size)
+        protected = [placeholders.protect(text, self.whole_words) for text in texts]
+        outputs = self.decode_as_written([text for text, _ in protected], beam_size)
+        restored = [placeholders.restore(output, meanings) for output, (_, meanings) in zip(outputs, protected)]
+        lost = [i for i, output in enumerate(restored) if output is None]
+        for i, output in zip(lost, self.decode_as_written([texts[i] for i in lost], beam_size) if lost else []):
+            restored[i] = output
+        return restored
+
+    def decode_as_written(self, texts, beam_size=1):
         translations = self.text_function(beam_size)(tf.constant(texts, tf.string))
         return [s.decode("utf-8") for s in translations.numpy()]
 
