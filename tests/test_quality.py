@@ -112,10 +112,12 @@ def test_copy_rate_and_invented_words_on_hand_made_examples():
     assert invented == ["teherán", "mordinarios"] and total == 9
 
 
-def test_the_shipped_copy_set_has_a_hundred_sentences_with_their_names_and_numbers():
-    rows = quality.load_copy_set()
-    assert len(rows) >= 100
-    assert all(items and all(item in english for item in items) for english, items in rows)
+def test_the_shipped_copy_sets_hold_their_names_and_numbers_and_share_no_sentence():
+    development, heldout = (quality.load_copy_set(name) for name in quality.COPY_SETS.values())
+    assert len(development) >= 100 and len(heldout) >= 50
+    for rows in (development, heldout):
+        assert all(items and all(item in english for item in items) for english, items in rows)
+    assert not {english for english, _ in development} & {english for english, _ in heldout}
 
 
 def test_averaging_gives_the_mean_of_the_weights(tmp_path):
