@@ -57,12 +57,15 @@ def rows_to_measure(model, run, baseline, beams, average_last=5, without_placeho
 
 def load_translator(directory, weights, jit_compile, placeholders):
     from translator import model_dir, selection
+    from translator.placeholders import load_word_counts
     from translator.translator import Translator
 
     model, pipeline, config = model_dir.load(directory)
     if weights:
         selection.average_weights(model, weights)
-    return Translator(model, pipeline, config, jit_compile=jit_compile, placeholders=placeholders)
+    word_counts = load_word_counts(directory, pipeline.source_vocabulary) if placeholders else None
+    return Translator(model, pipeline, config, jit_compile=jit_compile, placeholders=placeholders,
+                      word_counts=word_counts)
 
 
 def training_seconds(directory):

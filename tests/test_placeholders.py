@@ -8,25 +8,29 @@ from translator import placeholders
 from translator.defaults import DEFAULT_MODEL
 from translator.translator import Translator
 
-KNOWN = {"Tom", "John", "the", "has", "cats", "is", "in", "lives", "where", "and", "Where"}
+# Word counts of a training corpus: "wipe" is rare but a word, "Angela" a name seen too seldom.
+COUNTS = {**dict.fromkeys(["Tom", "John", "the", "has", "cats", "is", "in", "lives", "where", "and"], 9),
+          "wipe": 1, "Angela": 2, "Africa": 7}
 
 
 @pytest.mark.parametrize("text, protected, meanings", [
     ("Olusegun lives in Tegucigalpa.", "John lives in Mary.", {"John": "Olusegun", "Mary": "Tegucigalpa"}),
-    ("Where is Tom?", "Where is Tom?", {}),  # known words, capitalised or not, stay
+    ("Where is Tom?", "Where is Tom?", {}),  # well-known words, capitalised or not, stay
     ("The cats", "The cats", {}),  # a capitalised first word that the vocabulary knows in lower case
     ("Tom has 3 cats and 1999 dogs", "Tom has 3 cats and 45 dogs", {"45": "1999"}),  # one digit stays
     ("John and Olusegun", "John and Mary", {"Mary": "Olusegun"}),  # a stand-in in the text is not used
     ("Has 45 cats and 12", "Has 37 cats and 15", {"37": "45", "15": "12"}),
     ("olusegun, zzz", "olusegun, zzz", {}),  # lower-case unknown words are the model's to translate
+    ("Wipe the cats, Angela.", "Wipe the cats, John.", {"John": "Angela"}),  # "wipe" is a word, not a name
+    ("Angela is in Africa.", "John is in Africa.", {"John": "Angela"}),  # a name seen often is the model's
 ])
 def test_rare_names_and_long_numbers_get_stand_ins_the_text_does_not_hold(text, protected, meanings):
-    assert placeholders.protect(text, KNOWN) == (protected, meanings)
+    assert placeholders.protect(text, COUNTS) == (protected, meanings)
 
 
 def test_names_beyond_the_stand_ins_are_left_as_written():
     names = "Aa Bb Cc Dd Ee Ff"
-    protected, meanings = placeholders.protect(names, KNOWN)
+    protected, meanings = placeholders.protect(names, COUNTS)
     assert protected == " ".join(placeholders.NAME_STAND_INS) + " Ff"
     assert placeholders.restore(protected, meanings) == names
 
@@ -44,7 +48,7 @@ def test_a_sentence_whose_stand_in_is_lost_is_translated_as_written(tiny_transla
         return [text.replace("John", "").strip() for text in texts]
 
     monkeypatch.setattr(tiny_translator, "decode_as_written", drop_john)
-    monkeypatch.setattr(tiny_translator, "whole_words", {"is", "here", "has", "cats"})
+    monkeypatch.setattr(tiny_translator, "word_counts", dict.fromkeys(["is", "here", "has", "cats"], 9))
     out = tiny_translator.decode_batch(["Olusegun is here.", "Nobody has 250 cats."])
     assert decoded == [["John is here.", "John has 45 cats."], ["Olusegun is here.", "Nobody has 250 cats."]]
     assert out == ["Olusegun is here.", "Nobody has 250 cats."]

@@ -18,7 +18,7 @@ import keras
 import numpy as np
 import tensorflow as tf
 
-from translator import augment, data, model_dir, selection
+from translator import augment, data, model_dir, placeholders, selection
 from translator.config import Config
 from translator.devices import accelerator, choose_strategy, resolve_auto
 from translator.losses import MaskedAccuracy, MaskedCrossEntropy
@@ -309,6 +309,7 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
     kept = choose_weights(model, config, run_dir, chooser, history, splits["val"])
     output = Path(output_dir) / config.name
     model_dir.save(output, model, pipeline, config)
+    placeholders.save_word_counts(output, (english for english, _ in splits["train"]))
     model_dir.update_metrics(
         output,
         training={

@@ -13,6 +13,7 @@ from keras import ops
 
 from translator import decoding, masks, model_dir, placeholders, segments
 from translator.devices import resolve_auto
+from translator.placeholders import vocabulary_counts
 
 
 class Translator:
@@ -26,8 +27,11 @@ class Translator:
             compiles for a while per batch shape, which pays off in a
             long-running process, not in one command.
         parallel_batches: batches decoded at the same time, in threads.
-        placeholders: swap names and numbers the vocabulary lacks for stand-ins
-            before decoding and back after (see `translator.placeholders`).
+        placeholders: swap rare names and numbers for stand-ins before
+            decoding and back after (see `translator.placeholders`).
+        word_counts: the training corpus' English word counts, for
+            `placeholders` (`Translator.load` reads them from the model
+            directory); default: each vocabulary token counts as well known.
 
     Example, with the model this repository ships:
 
@@ -38,7 +42,7 @@ class Translator:
     """
 
     def __init__(self, model, pipeline, config, batch_size=64, jit_compile=None, parallel_batches=2,
-                 placeholders=True):
+                 placeholders=True, word_counts=None):
         self.model = model
         self.pipeline = pipeline
         self.config = config
@@ -46,7 +50,9 @@ class Translator:
         self.max_length = config.sequence_length
         self.jit_compile = resolve_auto(jit_compile)
         self.parallel_batches = parallel_batches
-        self.whole_words = set(pipeline.source_vocabulary) if placeholders else None
+        self.word_counts = None
+        if placeholders:
+            self.word_counts = word_counts or vocabulary_counts(pipeline.source_vocabulary)
         self._id_functions = {}
         self._text_functions = {}
         self.greedy_ids = self.ids_function(beam_size=1)
@@ -58,7 +64,9 @@ class Translator:
 
     @classmethod
     def load(cls, directory, **kwargs):
-        return cls(*model_dir.load(directory), **kwargs)
+        model, pipeline, config = model_dir.load(directory)
+        word_counts = placeholders.load_word_counts(directory, pipeline.source_vocabulary)
+        return cls(model, pipeline, config, word_counts=word_counts, **kwargs)
 
     def ids_function(self, beam_size=1):
         """The `decoding.decoding_graph` of this model for `beam_size`, built once."""
@@ -106,9 +114,9 @@ class Translator:
 
     def decode_batch(self, texts, beam_size=1):
         """Translates a list of texts that each fit the model; returns a list of str."""
-        if self.whole_words is None:
+        if self.word_counts is None:
             return self.decode_as_written(texts, beam_size)
-        protected = [placeholders.protect(text, self.whole_words) for text in texts]
+        protected = [placeholders.protect(text, self.word_counts) for text in texts]
         outputs = self.decode_as_written([text for text, _ in protected], beam_size)
         restored = [placeholders.restore(output, meanings) for output, (_, meanings) in zip(outputs, protected)]
         lost = [i for i, output in enumerate(restored) if output is None]
