@@ -60,9 +60,9 @@ def test_long_text_is_split_at_sentences_with_a_warning_only_when_needed(tiny_tr
     out = tiny_translator.translate(text)
     assert out.count("Tom está aquí.") == 10
     assert not ours(caplog)
-    tiny_translator.translate("Tom " * 50)
-    assert [(record.levelname, "translating it in pieces" in record.getMessage()) for record in ours(caplog)] == [
-        ("WARNING", True)
+    tiny_translator.translate(["Tom " * 50, "Tom " * 60])
+    assert [(record.levelname, record.getMessage()) for record in ours(caplog)] == [
+        ("WARNING", "2 sentence(s) of more than the model's 12 tokens (up to 60): translating them in pieces")
     ]
 
 

@@ -50,8 +50,8 @@ def split(texts, count_tokens, max_tokens):
 
     `count_tokens(strings)` gives the number of tokens of each string. Returns
     `(owners, pieces, sizes)`: each piece, the index of the text it came from
-    and its number of tokens. A sentence cut into words is logged as a warning:
-    its translation may read less well.
+    and its number of tokens. Sentences cut into words are logged in one
+    warning: their translations may read less well.
 
     >>> def count_words(strings):
     ...     return [len(string.split()) for string in strings]
@@ -64,16 +64,20 @@ def split(texts, count_tokens, max_tokens):
             owners.append(owner)
             sentences.append(sentence)
     pieces = ([], [], [])
+    too_long = []
     for owner, sentence, size in zip(owners, sentences, count_tokens(sentences)):
         if size <= max_tokens:
             runs = [(sentence, size)]
         else:
-            logger.warning("a sentence of %d tokens exceeds the model's %d; translating it in pieces", size, max_tokens)
+            too_long.append(size)
             words = sentence.split()
             runs = word_runs(words, count_tokens(words), max_tokens)
         for piece, piece_size in runs:
             for column, value in zip(pieces, (owner, piece, piece_size)):
                 column.append(value)
+    if too_long:  # one warning per call: a file of long sentences is not a screenful of them
+        logger.warning("%d sentence(s) of more than the model's %d tokens (up to %d): translating them in pieces",
+                       len(too_long), max_tokens, max(too_long))
     return pieces
 
 
