@@ -56,16 +56,13 @@ def rows_to_measure(model, run, baseline, beams, average_last=5, without_placeho
 
 
 def load_translator(directory, weights, jit_compile, placeholders):
-    from translator import model_dir, selection
-    from translator.placeholders import load_word_counts
+    from translator import selection
     from translator.translator import Translator
 
-    model, pipeline, config = model_dir.load(directory)
+    translator = Translator.load(directory, jit_compile=jit_compile, placeholders=placeholders)
     if weights:
-        selection.average_weights(model, weights)
-    word_counts = load_word_counts(directory, pipeline.source_vocabulary) if placeholders else None
-    return Translator(model, pipeline, config, jit_compile=jit_compile, placeholders=placeholders,
-                      word_counts=word_counts)
+        selection.average_weights(translator.model, weights)
+    return translator
 
 
 def training_seconds(directory):

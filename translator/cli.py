@@ -209,8 +209,8 @@ def build_parser():
     p.add_argument("--name", help="override the run name (the saved_models/ subdirectory)")
     p.add_argument("--learning-rate", type=float, help="override the peak learning rate")
     start.add_argument("--from", dest="start_from", metavar="MODEL_DIR",
-                   help="start from this model's weights, vocabularies and config (not --preset): "
-                        "to train it longer or on your own pairs")
+                       help="start from this model's weights, vocabularies and config (not --preset): "
+                            "to train it longer or on your own pairs")
     p.add_argument("--data", help="corpus path; default: $TRANSLATOR_DATA, data/, download")
     p.add_argument("--output", default="saved_models", help="where to write the model directory")
     add_switch_argument(p, "--mixed-precision", "float16 compute (bfloat16 on TPU)")

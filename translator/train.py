@@ -231,9 +231,10 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
     `splits` (a dict of train/val pair lists) replaces the corpus; `callbacks`
     are added to the standard ones. `start_from`, a model directory with the
     same architecture (see `warm_start_config`), gives the first weights and
-    the vocabularies: to train a shipped model longer or on your own pairs. On several workers (`TF_CONFIG`, see
-    `devices.choose_strategy`) every worker runs this alike; the chief writes
-    the model and returns its directory, the others return None.
+    the vocabularies: to train a shipped model longer or on your own pairs.
+    On several workers (`TF_CONFIG`, see `devices.choose_strategy`) every
+    worker runs this alike; the chief writes the model and returns its
+    directory, the others return None.
     """
     # First: a multi-worker strategy must be made before TensorFlow's runtime starts.
     strategy = strategy or choose_strategy()
