@@ -46,11 +46,11 @@ def vocabulary_counts(vocabulary):
     return dict.fromkeys(vocabulary, MIN_COUNT)
 
 
-def load_word_counts(directory, vocabulary):
-    """The word counts of `save_word_counts`, or `vocabulary_counts` for a directory without them."""
+def load_word_counts(directory):
+    """The word counts of `save_word_counts`, or None for a directory without them (see `vocabulary_counts`)."""
     path = Path(directory) / WORDS_FILE
     if not path.is_file():
-        return vocabulary_counts(vocabulary)
+        return None
     rows = (line.split("\t") for line in path.read_text(encoding="utf-8").splitlines())
     return {word: int(count) for word, count in rows}
 

@@ -64,9 +64,7 @@ class Translator:
 
     @classmethod
     def load(cls, directory, **kwargs):
-        model, pipeline, config = model_dir.load(directory)
-        word_counts = placeholders.load_word_counts(directory, pipeline.source_vocabulary)
-        return cls(model, pipeline, config, word_counts=word_counts, **kwargs)
+        return cls(*model_dir.load(directory), word_counts=placeholders.load_word_counts(directory), **kwargs)
 
     def ids_function(self, beam_size=1):
         """The `decoding.decoding_graph` of this model for `beam_size`, built once."""
