@@ -26,8 +26,8 @@ def words(text):
 COPY_SETS = {"copy_rate": "names_numbers.tsv", "heldout_copy_rate": "names_numbers_heldout.tsv"}
 
 
-def load_copy_set(name="names_numbers.tsv"):
-    """A shipped names-and-numbers set: a list of `(english, [names and numbers it must keep])`."""
+def load_copy_set(name):
+    """The shipped names-and-numbers set `name` (see `COPY_SETS`): a list of `(english, [names and numbers it must keep])`."""
     text = resources.files("translator").joinpath("testsets", name).read_text(encoding="utf-8")
     rows = [line.split("\t") for line in text.splitlines() if line.strip()]
     return [(english, expected.split("|")) for english, expected in rows]
