@@ -5,10 +5,12 @@ once) and the shipped names-and-numbers set, and reports BLEU and chrF (one
 reference, sacrebleu defaults), the copy rate, the invented-word rate and the
 decoding speed. A row is a model directory, optionally with other weights
 loaded into it (an epoch of the training run, or the mean of the last epochs),
-a beam size, and whether names and numbers are swapped for stand-ins
+a beam size, whether names and numbers are swapped for stand-ins
 (`translator.placeholders`; the shipped model's rows, and with
-`--without-placeholders` those rows again without). Results go to
-`bench/quality.json` and a markdown table.
+`--without-placeholders` those rows again without) and whether beam
+hypotheses are re-ranked to avoid invented words (`translator.rerank`; with
+`--without-rerank` the shipped model's beam rows again without). Results go
+to `bench/quality.json` and a markdown table.
 
     python -m bench.quality --model saved_models/en-es --run runs/en-es \\
         --baseline runs/baseline-en-es --beams 1,4,6 --without-placeholders
@@ -26,14 +28,14 @@ quiet_tensorflow()
 DEFAULT_OUTPUT = Path(__file__).resolve().parent / "quality.json"
 
 
-def rows_to_measure(model, run, baseline, beams, average_last=5, without_placeholders=False):
-    """`(label, model directory, weight files or None, beam, placeholders)` for every row of the table.
+def rows_to_measure(model, run, baseline, beams, average_last=5, without_placeholders=False, without_rerank=False):
+    """`(label, model directory, weight files or None, beam, placeholders, rerank)` for every row of the table.
 
     Several weight files are averaged (see `translator.selection.average_weights`).
     """
     rows = []
     if baseline:
-        rows += [(f"previous model, beam {beam}", baseline, None, beam, False) for beam in beams]
+        rows += [(f"previous model, beam {beam}", baseline, None, beam, False, False) for beam in beams]
     if run:
         from translator import selection
 
@@ -44,22 +46,26 @@ def rows_to_measure(model, run, baseline, beams, average_last=5, without_placeho
         name = Path(run).name
         for epoch, why in ((by_loss, "best validation loss"), (by_bleu, "best validation BLEU")):
             weights = [Path(run) / selection.EPOCH_FILE.format(epoch)]
-            rows.append((f"{name}, epoch {epoch} ({why}), beam 1", model, weights, 1, False))
+            rows.append((f"{name}, epoch {epoch} ({why}), beam 1", model, weights, 1, False, False))
         last = selection.epoch_weights(run, average_last)
-        rows.append((f"{name}, mean of the last {len(last)} epochs, beam 1", model, last, 1, False))
+        rows.append((f"{name}, mean of the last {len(last)} epochs, beam 1", model, last, 1, False, False))
     if model:
         for beam in beams:
             if without_placeholders:
-                rows.append((f"{model}, beam {beam}, no placeholders", model, None, beam, False))
-            rows.append((f"{model}, beam {beam}", model, None, beam, True))
+                rows.append((f"{model}, beam {beam}, no placeholders", model, None, beam, False, beam > 1))
+            if without_rerank and beam > 1:
+                rows.append((f"{model}, beam {beam}, no re-ranking", model, None, beam, True, False))
+            rows.append((f"{model}, beam {beam}", model, None, beam, True, beam > 1))
     return rows
 
 
-def load_translator(directory, weights, jit_compile, placeholders):
+def load_translator(directory, weights, jit_compile, placeholders, rerank=True):
     from translator import selection
     from translator.translator import Translator
 
     translator = Translator.load(directory, jit_compile=jit_compile, placeholders=placeholders)
+    if not rerank:
+        translator.lexicon = None
     if weights:
         selection.average_weights(translator.model, weights)
     return translator
@@ -82,6 +88,8 @@ def main(argv=None):
     parser.add_argument("--xla", action="store_true", help="decode with XLA (faster on a long run)")
     parser.add_argument("--without-placeholders", action="store_true",
                         help="also measure the shipped model without name and number stand-ins")
+    parser.add_argument("--without-rerank", action="store_true",
+                        help="also measure the shipped model's beam rows without re-ranking the hypotheses")
     parser.add_argument("--output", default=str(DEFAULT_OUTPUT))
     args = parser.parse_args(argv)
 
@@ -91,14 +99,15 @@ def main(argv=None):
     test_pairs = test_pairs[: args.limit]
     beams = [int(b) for b in args.beams.split(",")]
     results = []
-    rows = rows_to_measure(args.model, args.run, args.baseline, beams, without_placeholders=args.without_placeholders)
-    for label, directory, weights, beam, placeholders in rows:
+    rows = rows_to_measure(args.model, args.run, args.baseline, beams, without_placeholders=args.without_placeholders,
+                           without_rerank=args.without_rerank)
+    for label, directory, weights, beam, placeholders, rerank in rows:
         print(f"\n{label}", flush=True)
-        translator = load_translator(directory, weights, args.xla, placeholders)
+        translator = load_translator(directory, weights, args.xla, placeholders, rerank)
         result = evaluate.evaluate(translator, test_pairs, beam_size=beam, known_words=known, examples=0)
         results.append({
             "row": label, "model": str(directory), "weights": [str(w) for w in weights or []], "beam": beam,
-            "placeholders": placeholders, "bleu": result["bleu"], "chrf": result["chrf"],
+            "placeholders": placeholders, "rerank": rerank, "bleu": result["bleu"], "chrf": result["chrf"],
             "copy_rate": result["copy_rate"], "heldout_copy_rate": result["heldout_copy_rate"],
             "invented_word_rate": result["invented_word_rate"], "sentences_per_second": result["sentences_per_second"],
             "training_seconds": training_seconds(directory), "bleu_signature": result["bleu_signature"],

@@ -26,3 +26,43 @@ def recompute_greedy(model, source_ids, max_length, start_id, end_id):
     tokens = np.zeros((batch, max_length), "int32")
     tokens[:, : prefix.shape[1] - 1] = prefix[:, 1:]
     return tokens
+
+
+def recompute_beam(model, source_ids, max_length, start_id, end_id, beam_size, length_penalty=0.6):
+    """Beam search by the book: one sentence at a time, each hypothesis's whole prefix re-run at every step.
+
+    The rules are those `decoding.beam_decode` states: a hypothesis is scored
+    by its log-probability over the GNMT length penalty ((5 + length) / 6) **
+    `length_penalty`, a finished one (after `[end]` or padding) extends only
+    with padding at no cost and no length, and ties go to the earlier
+    hypothesis, then the lower token id. Returns every sentence's best
+    hypothesis as target ids `(batch, max_length)`, 0 after `[end]`.
+    """
+    source_ids = ops.convert_to_tensor(source_ids, "int32")
+    best = np.zeros((int(ops.shape(source_ids)[0]), max_length), "int32")
+    for row in range(best.shape[0]):
+        source = source_ids[row : row + 1]
+        encoded = model.encode(source, training=False)
+        beams = [([], 0.0, 0, False)]  # (tokens, log-probability, length, finished)
+        for _ in range(max_length):
+            if all(finished for *_, finished in beams):
+                break
+            # Live hypotheses all hold as many tokens as steps taken: one batch re-runs them all.
+            live = [tokens for tokens, *_, finished in beams if not finished]
+            prefixes = ops.convert_to_tensor([[start_id, *tokens] for tokens in live], "int32")
+            sources = ops.repeat(source, len(live), axis=0)
+            logits = ops.convert_to_numpy(model.decode(prefixes, ops.repeat(encoded, len(live), axis=0),
+                                                       masks.padding_mask(sources))[:, -1])
+            log_probs = iter(ops.convert_to_numpy(ops.log_softmax(logits, axis=-1)))
+            candidates = []
+            for tokens, score, length, finished in beams:
+                if finished:
+                    candidates.append((tokens + [0], score, length, True))
+                    continue
+                extensions = next(log_probs)
+                candidates += [(tokens + [token], score + float(extensions[token]), length + 1, token in (0, end_id))
+                               for token in range(len(extensions))]
+            beams = sorted(candidates, key=lambda c: -c[1] / ((5.0 + c[2]) / 6.0) ** length_penalty)[:beam_size]
+        tokens = beams[0][0]
+        best[row, : len(tokens)] = tokens
+    return best

@@ -2,8 +2,9 @@
 
 import numpy as np
 import tensorflow as tf
+from keras import ops
 
-from tests.reference import recompute_greedy
+from tests.reference import recompute_beam, recompute_greedy
 from translator.decoding import beam_decode, greedy_decode, row_bucket
 
 
@@ -34,3 +35,12 @@ def test_row_buckets_are_few_and_waste_little():
     assert [int(row_bucket(n)) for n in (1, 2, 3, 5, 8, 9, 16, 17, 24, 25, 64, 65)] == [
         1, 2, 4, 8, 8, 16, 16, 24, 24, 32, 64, 72,
     ]
+
+
+def test_beam_search_equals_the_textbook_search(tiny_translator, sentences):
+    ids = source_ids(tiny_translator, sentences[:4])
+    pipeline, model, length = tiny_translator.pipeline, tiny_translator.model, tiny_translator.max_length
+    for beam_size in (2, 4):
+        cached, _ = beam_decode(model, ids, pipeline.start_id, pipeline.end_id, length, beam_size=beam_size)
+        naive = recompute_beam(model, ids, length, pipeline.start_id, pipeline.end_id, beam_size)
+        np.testing.assert_array_equal(ops.convert_to_numpy(cached), naive)

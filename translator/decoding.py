@@ -133,12 +133,14 @@ def greedy_decode(model, source_ids, start_id, end_id, max_length):
     return tokens, attended
 
 
-def beam_decode(model, source_ids, start_id, end_id, max_length, beam_size=4, length_penalty=0.6):
+def beam_decode(model, source_ids, start_id, end_id, max_length, beam_size=4, length_penalty=0.6, all_beams=False):
     """Beam search over the same cached step; returns `(tokens, attended)` like `greedy_decode`.
 
     Hypotheses are scored by log-probability divided by the GNMT length
     penalty ((5 + length) / 6) ** length_penalty, so longer sentences are not
-    unfairly beaten by short ones.
+    unfairly beaten by short ones. With `all_beams`, returns every
+    hypothesis, `beam_size` rows a sentence, best first, and their scores:
+    `(tokens, attended, scores)`, so that a caller can choose by other means.
     """
     batch = ops.shape(source_ids)[0]
     rows = batch * beam_size
@@ -147,39 +149,50 @@ def beam_decode(model, source_ids, start_id, end_id, max_length, beam_size=4, le
     first = ops.concatenate([ops.zeros((1,)), ops.full((beam_size - 1,), -1e9)])
     scores = ops.tile(first, (batch,))
     lengths = ops.zeros((rows,), "float32")
+    ranked = ops.zeros((rows,), "float32")
 
-    def step(index, previous, done, tokens, attended, caches, scores, lengths):
+    def step(index, previous, done, tokens, attended, caches, scores, lengths, ranked):
         logits, caches, attention = decoder_step(previous, index, caches)
         log_probs = ops.log_softmax(ops.cast(logits, "float32"), axis=-1)
-        vocab = ops.shape(log_probs)[-1]
         # A finished hypothesis may only extend itself with padding, at no cost.
+        vocab = ops.shape(log_probs)[-1]
         pad_only = ops.where(ops.arange(vocab) == 0, 0.0, -1e9)
         log_probs = ops.where(done[:, None], pad_only[None, :], log_probs)
-        candidates = ops.reshape(scores[:, None] + log_probs, (batch, beam_size * vocab))
-        new_lengths = lengths[:, None] + ops.cast(ops.logical_not(done), "float32")[:, None]
-        new_lengths = ops.reshape(ops.broadcast_to(new_lengths, (rows, vocab)), (batch, beam_size * vocab))
-        penalty = ops.power((5.0 + new_lengths) / 6.0, length_penalty)
-        _, best = ops.top_k(candidates / penalty, beam_size)
-        origin = ops.cast(best // vocab, "int32") + ops.arange(batch, dtype="int32")[:, None] * beam_size
+        # A row's extensions share its length penalty, so only its best beam_size can be among
+        # its sentence's best beam_size: ranking those alone spares sorting the whole vocabulary.
+        extension_scores, extensions = ops.top_k(log_probs, beam_size)
+        lengths = lengths + ops.cast(ops.logical_not(done), "float32")
+        penalty = ops.power((5.0 + lengths) / 6.0, length_penalty)
+        candidates = ops.reshape(scores[:, None] + extension_scores, (batch, beam_size * beam_size))
+        normalized = candidates / ops.reshape(ops.repeat(penalty, beam_size), (batch, beam_size * beam_size))
+        ranked, best = ops.top_k(normalized, beam_size)
+        origin = ops.cast(best // beam_size, "int32") + ops.arange(batch, dtype="int32")[:, None] * beam_size
         origin = ops.reshape(origin, (rows,))
-        chosen = ops.reshape(ops.cast(best % vocab, "int32"), (rows,))
+        chosen = ops.reshape(ops.take_along_axis(ops.reshape(extensions, (batch, -1)), best, axis=1), (rows,))
+        chosen = ops.cast(chosen, "int32")
         scores = ops.reshape(ops.take_along_axis(candidates, best, axis=1), (rows,))
-        lengths = ops.reshape(ops.take_along_axis(new_lengths, best, axis=1), (rows,))
         # Rows now continue the hypotheses they were chosen from: reorder every per-row state.
         caches = [ops.take(cache, origin, axis=0) for cache in caches]
-        tokens, attended, attention, done = (ops.take(x, origin, axis=0) for x in (tokens, attended, attention, done))
+        tokens, attended, attention, done, lengths = (
+            ops.take(x, origin, axis=0) for x in (tokens, attended, attention, done, lengths)
+        )
         tokens, attended = _record(tokens, attended, index, chosen, attention)
         done = ops.logical_or(done, ops.equal(chosen, end_id))
         done = ops.logical_or(done, ops.equal(chosen, 0))
-        return index + 1, chosen[:, None], done, tokens, attended, caches, scores, lengths
+        return index + 1, chosen[:, None], done, tokens, attended, caches, scores, lengths, ops.reshape(ranked, (rows,))
 
-    _, _, _, tokens, attended, _, _, _ = _loop(step, (*state, scores, lengths), max_length)
+    _, _, _, tokens, attended, _, _, _, ranked = _loop(step, (*state, scores, lengths, ranked), max_length)
+    if all_beams:
+        return tokens, attended, ranked
     # Beams stay sorted by top_k, so the first of each sentence is the best.
     return tokens[::beam_size], attended[::beam_size]
 
 
-def decoding_graph(model, start_id, end_id, max_length, beam_size=1, jit_compile=False):
+def decoding_graph(model, start_id, end_id, max_length, beam_size=1, jit_compile=False, all_beams=False):
     """Decoding as one graph: source ids `(batch, length)` in, `(tokens, attended)` out.
+
+    With `all_beams` (and `beam_size` > 1), `beam_decode`'s every hypothesis
+    and its score: `(tokens, attended, scores)`, `beam_size` rows a sentence.
 
     With `jit_compile` the loop is compiled by XLA, which fuses its many small
     per-step ops: faster per sentence on a CPU, and what a TPU needs. XLA
@@ -189,7 +202,9 @@ def decoding_graph(model, start_id, end_id, max_length, beam_size=1, jit_compile
     batches are only trimmed to their longest sentence: padding past it
     changes nothing (it is masked) but costs compute.
     """
-    loop, options = (beam_decode, {"beam_size": beam_size}) if beam_size > 1 else (greedy_decode, {})
+    loop, options = (beam_decode, {"beam_size": beam_size, "all_beams": all_beams}) if beam_size > 1 else (
+        greedy_decode, {})
+    copies = beam_size if beam_size > 1 and all_beams else 1
     decode = tf.function(
         lambda ids: loop(model, ids, start_id, end_id, max_length, **options), jit_compile=jit_compile
     )
@@ -204,7 +219,6 @@ def decoding_graph(model, start_id, end_id, max_length, beam_size=1, jit_compile
         source_ids = source_ids[:, :length]
         rows = row_bucket(batch)
         source_ids = tf.pad(source_ids, [[0, rows - batch], [0, length - tf.shape(source_ids)[1]]])
-        tokens, attended = decode(source_ids)
-        return tokens[:batch], attended[:batch]
+        return tuple(output[: batch * copies] for output in decode(source_ids))
 
     return padded_decode

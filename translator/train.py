@@ -18,7 +18,7 @@ import keras
 import numpy as np
 import tensorflow as tf
 
-from translator import augment, data, model_dir, placeholders, selection
+from translator import augment, data, model_dir, placeholders, rerank, selection
 from translator.config import Config
 from translator.devices import accelerator, choose_strategy, resolve_auto
 from translator.losses import MaskedAccuracy, MaskedCrossEntropy
@@ -311,6 +311,7 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
     output = Path(output_dir) / config.name
     model_dir.save(output, model, pipeline, config)
     placeholders.save_word_counts(output, (english for english, _ in splits["train"]))
+    rerank.save_lexicon(output, (spanish for _, spanish in splits["train"]))
     model_dir.update_metrics(
         output,
         training={

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import tensorflow as tf
 from keras import ops
 
-from translator import decoding, masks, model_dir, placeholders, segments
+from translator import decoding, masks, model_dir, placeholders, rerank, segments
 from translator.devices import resolve_auto
 from translator.placeholders import vocabulary_counts
 
@@ -32,6 +32,10 @@ class Translator:
         word_counts: the training corpus' English word counts, for
             `placeholders` (`Translator.load` reads them from the model
             directory); default: each vocabulary token counts as well known.
+        lexicon: the training corpus' Spanish words: with a beam, a
+            hypothesis that invents fewer words outside them is preferred
+            (see `translator.rerank`; `Translator.load` reads them from the
+            model directory). None keeps the beam's best.
 
     Example, with the model this repository ships:
 
@@ -42,7 +46,7 @@ class Translator:
     """
 
     def __init__(self, model, pipeline, config, batch_size=64, jit_compile=None, parallel_batches=2,
-                 placeholders=True, word_counts=None):
+                 placeholders=True, word_counts=None, lexicon=None):
         self.model = model
         self.pipeline = pipeline
         self.config = config
@@ -50,6 +54,7 @@ class Translator:
         self.max_length = config.sequence_length
         self.jit_compile = resolve_auto(jit_compile)
         self.parallel_batches = parallel_batches
+        self.lexicon = lexicon
         self.word_counts = None
         if placeholders:
             self.word_counts = word_counts or vocabulary_counts(pipeline.source_vocabulary)
@@ -64,36 +69,44 @@ class Translator:
 
     @classmethod
     def load(cls, directory, **kwargs):
-        return cls(*model_dir.load(directory), word_counts=placeholders.load_word_counts(directory), **kwargs)
+        kwargs = {"word_counts": placeholders.load_word_counts(directory),
+                  "lexicon": rerank.load_lexicon(directory), **kwargs}
+        return cls(*model_dir.load(directory), **kwargs)
 
-    def ids_function(self, beam_size=1):
-        """The `decoding.decoding_graph` of this model for `beam_size`, built once."""
-        if beam_size not in self._id_functions:
-            self._id_functions[beam_size] = decoding.decoding_graph(
+    def ids_function(self, beam_size=1, all_beams=False):
+        """The `decoding.decoding_graph` of this model for `beam_size` (and `all_beams`), built once."""
+        key = (beam_size, all_beams)
+        if key not in self._id_functions:
+            self._id_functions[key] = decoding.decoding_graph(
                 self.model, self.pipeline.start_id, self.pipeline.end_id, self.max_length,
-                beam_size=beam_size, jit_compile=self.jit_compile,
+                beam_size=beam_size, jit_compile=self.jit_compile, all_beams=all_beams,
             )
-        return self._id_functions[beam_size]
+        return self._id_functions[key]
 
-    def text_function(self, beam_size=1):
+    def text_function(self, beam_size=1, all_beams=False):
         """The whole of translation as one graph: strings `(batch,)` in, strings out.
 
         Vectorisation, decoding, the copying of source words for `[UNK]` and
         detokenisation run without returning to Python, which matters for
         single sentences, where the decoding itself takes little time.
-        The exported SavedModel serves this same function.
+        The exported SavedModel serves this same function. With
+        `all_beams`, every beam's hypothesis: `beam_size` strings a text,
+        best first.
         """
-        if beam_size not in self._text_functions:
-            pipeline, decode = self.pipeline, self.ids_function(beam_size)
+        key = (beam_size, all_beams)
+        if key not in self._text_functions:
+            pipeline, decode = self.pipeline, self.ids_function(beam_size, all_beams)
 
             def translate(texts):
-                tokens, attended = decode(tf.cast(pipeline.source(texts), tf.int32))
+                tokens, attended, *_ = decode(tf.cast(pipeline.source(texts), tf.int32))
+                if all_beams:
+                    texts = tf.repeat(texts, beam_size)
                 return pipeline.detokenize_copying(texts, tokens, attended)
 
-            self._text_functions[beam_size] = tf.function(
+            self._text_functions[key] = tf.function(
                 translate, input_signature=[tf.TensorSpec([None], tf.string, name="texts")]
             )
-        return self._text_functions[beam_size]
+        return self._text_functions[key]
 
     def warm_up(self, max_batch_size=None, beam_size=1):
         """Prepares every batch shape up to `max_batch_size` sentences, so no caller waits for a compile.
@@ -107,7 +120,8 @@ class Translator:
             return 1
         shapes = decoding.padded_shapes(max_batch_size or self.batch_size, self.max_length)
         with ThreadPoolExecutor(self.parallel_batches) as pool:
-            list(pool.map(lambda shape: self.ids_function(beam_size)(tf.ones(shape, tf.int32)), shapes))
+            decode = self.ids_function(beam_size, all_beams=self.reranks(beam_size))
+            list(pool.map(lambda shape: decode(tf.ones(shape, tf.int32)), shapes))
         return len(shapes)
 
     def decode_batch(self, texts, beam_size=1):
@@ -122,9 +136,18 @@ class Translator:
             restored[i] = output
         return restored
 
+    def reranks(self, beam_size):
+        """Whether a search of `beam_size` ends by choosing among its hypotheses (`translator.rerank`)."""
+        return beam_size > 1 and self.lexicon is not None
+
     def decode_as_written(self, texts, beam_size=1):
-        translations = self.text_function(beam_size)(tf.constant(texts, tf.string))
-        return [s.decode("utf-8") for s in translations.numpy()]
+        all_beams = self.reranks(beam_size)
+        translations = self.text_function(beam_size, all_beams)(tf.constant(texts, tf.string))
+        translations = [s.decode("utf-8") for s in translations.numpy()]
+        if not all_beams:
+            return translations
+        hypotheses = [translations[i:i + beam_size] for i in range(0, len(translations), beam_size)]
+        return [beams[rerank.choose(beams, text, self.lexicon)] for beams, text in zip(hypotheses, texts)]
 
     def token_counts(self, texts):
         """How many source tokens each text becomes (before truncation), in one batched call."""
