@@ -2,6 +2,7 @@
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+BENCH_STAMP := $(VENV)/.bench-installed
 PRESET ?= default
 EPOCHS ?=
 DATA ?=
@@ -44,7 +45,12 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check translator tests bench
 
-bench: $(STAMP)
+# The bench extra (CTranslate2) only here: `make install` and the tests do without it.
+$(BENCH_STAMP): $(STAMP)
+	$(VENV)/bin/pip install --quiet -e ".[bench]"
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
 	$(PY) -m bench --model "$(MODEL)"
 
 notebooks: $(STAMP)

@@ -1,8 +1,9 @@
 """`python -m bench --model saved_models/en-es [--quick]`: every speed figure, in one process.
 
 Runs decoding, training speed against the keras.io example,
-GPU training (when there is a GPU) and a serving load test on the
-same machine, writes everything to `bench/results.json` and prints a table.
+GPU training (when there is a GPU), a serving load test and CTranslate2 on
+the same weights (when the `bench` extra is installed) on the same machine,
+writes everything to `bench/results.json` and prints a table.
 `--quick` runs tiny sizes, for tests and smoke runs: its figures mean nothing.
 """
 
@@ -99,6 +100,23 @@ def load_test_rows(result):
     ]
 
 
+def ctranslate2_anchor(model_path, sentences, quick):
+    """Section 5, skipped with the reason when `ctranslate2` (the `bench` extra) is not installed."""
+    try:
+        from bench.ctranslate2_anchor import run
+    except ImportError as error:
+        return {"skipped": True, "reason": f"CTranslate2 anchor skipped: {error} (pip install -e '.[bench]')"}
+    return {"skipped": False, **run(model_path, sentences, quick)}
+
+
+def ctranslate2_rows(result):
+    if result["skipped"]:
+        return [(result["reason"], "", "", "skipped")]
+    from bench.ctranslate2_anchor import table_rows
+
+    return table_rows(result)
+
+
 def format_table(sections):
     """Plain-text table: `sections` is a list of (title, rows), each row (metric, value, target, verdict)."""
     header = ("metric", "value", "target", "result")
@@ -142,6 +160,7 @@ def run_benchmark(model_path=DEFAULT_MODEL, output=DEFAULT_OUTPUT, quick=False, 
     results["training"] = training.run(splits["train"], default_model, quick)
     results["gpu"] = training.run_gpu(splits["train"], default_model, quick)
     results["load_test"] = load_test(model_path, sentences, results["decoding"], quick)
+    results["ctranslate2"] = ctranslate2_anchor(model_path, sentences, quick)
 
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -151,6 +170,7 @@ def run_benchmark(model_path=DEFAULT_MODEL, output=DEFAULT_OUTPUT, quick=False, 
         (f"2. training speed, batch {training.BATCH_SIZE}", training.table_rows(results["training"])),
         ("3. GPU", training.gpu_rows(results["gpu"])),
         ("4. serving load test", load_test_rows(results["load_test"])),
+        ("5. outside anchor: CTranslate2", ctranslate2_rows(results["ctranslate2"])),
     ])
     return results, table
 

@@ -1,0 +1,289 @@
+"""Section 5, an outside yardstick: CTranslate2 decoding the same weights on the same sentences.
+
+CTranslate2 is a C++ inference engine for Transformers, quick on CPUs. The
+model directory is converted to its format (post-norm layers, learned
+positions, no embedding scaling, the project's vocabularies and special
+tokens), its greedy tokens are checked against ours, and then both engines
+decode the same batches of token ids, greedy and beam 4, with CTranslate2's
+weights in float32 and in int8. Text in and out is not timed: sentences are
+tokenised once, by the project's pipeline, for both.
+
+This is a yardstick for the benchmark, not a second engine in the product:
+nothing in `translator` uses it. Importing it needs `ctranslate2` (the `bench`
+extra); `python -m bench` skips the section without it.
+"""
+
+import os
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import ctranslate2
+import numpy as np
+import tensorflow as tf
+from ctranslate2.specs.transformer_spec import TransformerSpec
+from keras import ops
+
+from translator.tokens import END, START, UNK
+from translator.translator import Translator
+
+BATCH_SIZE = 64
+BEAM_SIZE = 4
+# `decoding.beam_decode`'s default, which `Translator` decodes with. The same
+# number does not make the same search: ours divides every candidate's
+# log-probability by the GNMT penalty ((5 + length) / 6) ** 0.6 at every step,
+# [end] counted in the length; CTranslate2 picks candidates by log-probability
+# alone and divides only finished hypotheses by length ** 0.6, [end] not
+# counted, stopping once `beam_size` have finished. The work per sentence is
+# alike; a few outputs differ, and the table says how many.
+LENGTH_PENALTY = 0.6
+COMPUTE_TYPES = ("float32", "int8")
+MATCH_SENTENCES, TIMED_SENTENCES = 100, 2000
+# --quick: checks that everything runs; its figures mean nothing.
+QUICK_MATCH_SENTENCES, QUICK_TIMED_SENTENCES = 10, 2 * BATCH_SIZE
+
+
+def _numpy(variable):
+    return np.asarray(ops.convert_to_numpy(variable), np.float32)
+
+
+def _projection(layer, inputs=1):
+    """A Keras `Dense`/`EinsumDense` as CTranslate2's `(out, in)` weight and bias.
+
+    The kernel's first `inputs` axes are the input: an attention's query,
+    key and value kernels are `(embed, heads, head_size)`, its output kernel
+    `(heads, head_size, embed)`; heads flatten head-major on both sides.
+    """
+    kernel = _numpy(layer.kernel)
+    weight = kernel.reshape(int(np.prod(kernel.shape[:inputs])), -1).T
+    return np.ascontiguousarray(weight), _numpy(layer.bias).reshape(-1)
+
+
+def _set_linear(spec, *projections):
+    """One CTranslate2 linear layer; several projections of the same input are stacked (its fused q/k/v)."""
+    weights, biases = zip(*projections, strict=True)
+    spec.weight = np.concatenate(weights)
+    spec.bias = np.concatenate(biases)
+
+
+def _set_norm(spec, norm):
+    spec.gamma, spec.beta = _numpy(norm.gamma), _numpy(norm.beta)
+
+
+def _set_attention(spec, attention, norm, self_attention):
+    query, key, value = (_projection(dense) for dense in (attention._query_dense, attention._key_dense,
+                                                          attention._value_dense))
+    if self_attention:
+        _set_linear(spec.linear[0], query, key, value)
+    else:
+        _set_linear(spec.linear[0], query)
+        _set_linear(spec.linear[1], key, value)
+    _set_linear(spec.linear[-1], _projection(attention._output_dense, inputs=2))
+    # Post-norm: CTranslate2 applies this norm after the residual sum, as our layers do.
+    _set_norm(spec.layer_norm, norm)
+
+
+def _set_feed_forward(spec, feed_forward, norm):
+    inner, outer = feed_forward.layers
+    _set_linear(spec.linear_0, _projection(inner))
+    _set_linear(spec.linear_1, _projection(outer))
+    _set_norm(spec.layer_norm, norm)
+
+
+def _set_embedding(spec, token_spec, embedding):
+    """Token and position tables (ours are not scaled by sqrt(embed_dim)); returns the token table."""
+    token_spec.weight = table = _numpy(embedding.token_embeddings.embeddings)
+    spec.scale_embeddings = False
+    # Row i is position i on both sides: the decoder's [start] is at position 0.
+    spec.position_encodings.encodings = _numpy(embedding.position_embeddings.embeddings)
+    return table
+
+
+def model_spec(translator):
+    """The `TransformerSpec` of a `Translator`'s model: same weights, vocabularies and special tokens."""
+    model, pipeline, config = translator.model, translator.pipeline, translator.config
+    if config.positional != "learned":
+        raise ValueError(f"only learned positions are converted, not {config.positional!r}")
+    spec = TransformerSpec.from_config((config.num_encoder_layers, config.num_decoder_layers), config.num_heads,
+                                       pre_norm=False)
+    _set_embedding(spec.encoder, spec.encoder.embeddings[0], model.source_embedding)
+    for layer_spec, layer in zip(spec.encoder.layer, model.encoder_layers, strict=True):
+        _set_attention(layer_spec.self_attention, layer.self_attention, layer.attention_norm, self_attention=True)
+        _set_feed_forward(layer_spec.ffn, layer.feed_forward, layer.feed_forward_norm)
+    target_table = _set_embedding(spec.decoder, spec.decoder.embeddings, model.target_embedding)
+    for layer_spec, layer in zip(spec.decoder.layer, model.decoder_layers, strict=True):
+        _set_attention(layer_spec.self_attention, layer.self_attention, layer.self_attention_norm,
+                       self_attention=True)
+        _set_attention(layer_spec.attention, layer.cross_attention, layer.cross_attention_norm,
+                       self_attention=False)
+        _set_feed_forward(layer_spec.ffn, layer.feed_forward, layer.feed_forward_norm)
+    if model.logits is None:  # tied: the output projection is the target table plus a bias
+        spec.decoder.projection.weight = target_table
+        spec.decoder.projection.bias = _numpy(model.logits_bias)
+    else:
+        _set_linear(spec.decoder.projection, _projection(model.logits))
+    # Keras' LayerNormalization epsilon is 1e-3, not CTranslate2's default: left
+    # at that, 13 of the shipped model's first 100 greedy outputs differed.
+    spec.config.layer_norm_epsilon = float(model.encoder_layers[0].attention_norm.epsilon)
+    spec.config.unk_token = UNK
+    spec.config.bos_token = spec.config.decoder_start_token = START
+    spec.config.eos_token = END
+    # Whole vocabularies, padding "" at 0 and [UNK] at 1 included, so token ids are ours.
+    spec.register_source_vocabulary(pipeline.source_vocabulary)
+    spec.register_target_vocabulary(pipeline.target_vocabulary)
+    return spec
+
+
+def convert(translator, output_dir):
+    """Writes the CTranslate2 model of `translator`'s model to `output_dir` (float32 weights)."""
+    spec = model_spec(translator)
+    spec.validate()
+    spec.optimize()
+    os.makedirs(output_dir, exist_ok=True)
+    spec.save(str(output_dir))
+    return output_dir
+
+
+def load(directory, compute_type):
+    """A CTranslate2 translator: one batch at a time (`inter_threads`), on every core (`intra_threads`)."""
+    return ctranslate2.Translator(str(directory), device="cpu", compute_type=compute_type,
+                                  intra_threads=os.cpu_count(), inter_threads=1)
+
+
+def id_batches(translator, sentences):
+    """Source ids in batches of `BATCH_SIZE`, sorted by length as `Translator.translate` sorts them."""
+    ids = translator.pipeline.source(tf.constant(sentences)).numpy().astype(np.int32)
+    order = np.argsort(np.count_nonzero(ids, axis=1), kind="stable")
+    ids = ids[order]
+    return [ids[start:start + BATCH_SIZE] for start in range(0, len(ids), BATCH_SIZE)]
+
+
+def token_batches(translator, batches):
+    """The same batches as vocabulary strings, padding dropped: CTranslate2's input."""
+    vocabulary = translator.pipeline.source_vocabulary
+    return [[[vocabulary[i] for i in row if i] for row in batch] for batch in batches]
+
+
+def ours(translator, batches, beam_size):
+    """Our compiled loop, ids to ids, batches decoded in parallel threads as `Translator.translate` does."""
+    decode = translator.ids_function(beam_size)
+    with ThreadPoolExecutor(translator.parallel_batches) as pool:
+        return list(pool.map(lambda batch: decode(tf.constant(batch))[0].numpy(), batches))
+
+
+def theirs(engine, batches, beam_size, max_length):
+    """CTranslate2 on the same batches, stopping as ours does.
+
+    At most `max_length` tokens, [end] included; [end] may come first (its
+    default minimum length is 1).
+    """
+    return [engine.translate_batch(batch, beam_size=beam_size, length_penalty=LENGTH_PENALTY,
+                                   max_decoding_length=max_length, min_decoding_length=0)
+            for batch in batches]
+
+
+def our_tokens(translator, outputs):
+    """Each sentence's target ids, up to (not including) [end]."""
+    end = translator.pipeline.end_id
+    rows = [row for batch in outputs for row in batch.tolist()]
+    return [row[: row.index(end)] if end in row else row for row in rows]
+
+
+def their_tokens(translator, outputs):
+    index = {token: i for i, token in enumerate(translator.pipeline.target_vocabulary)}
+    return [[index[token] for token in result.hypotheses[0]] for batch in outputs for result in batch]
+
+
+def matches(left, right):
+    return sum(a == b for a, b in zip(left, right, strict=True))
+
+
+def throughput(decode, sentences):
+    """Sentences per second of `decode()` after one untimed pass (tracing, XLA compiling); and its outputs."""
+    decode()
+    start = time.perf_counter()
+    outputs = decode()
+    return sentences / (time.perf_counter() - start), outputs
+
+
+def run(model_path, sentences, quick=False):
+    """Section 5: returns a dict of every figure. `sentences` are English test sentences.
+
+    Greedy outputs are compared on the first sentences (the raw model
+    outputs: no stand-ins for names and numbers, no copying for [UNK]); speed
+    on the first `TIMED_SENTENCES` of them.
+    """
+    # --quick skips XLA's compiling, as the load test does.
+    translator = Translator.load(model_path, jit_compile=not quick)
+    match_count, timed_count = (QUICK_MATCH_SENTENCES, QUICK_TIMED_SENTENCES) if quick else (
+        MATCH_SENTENCES, TIMED_SENTENCES)
+    compared, timed = sentences[:match_count], sentences[:timed_count]
+    max_length = translator.max_length
+    with tempfile.TemporaryDirectory() as directory:
+        convert(translator, directory)
+        engines = {compute_type: load(directory, compute_type) for compute_type in COMPUTE_TYPES}
+
+    batches = id_batches(translator, compared)
+    reference = our_tokens(translator, ours(translator, batches, 1))
+    greedy_match = {
+        compute_type: matches(reference, their_tokens(
+            translator, theirs(engine, token_batches(translator, batches), 1, max_length)))
+        for compute_type, engine in engines.items()
+    }
+
+    batches = id_batches(translator, timed)
+    tokens = token_batches(translator, batches)
+    rates, beam_match = {}, {}
+    for beam_size in (1, BEAM_SIZE):
+        decoding = "greedy" if beam_size == 1 else f"beam_{beam_size}"
+        rate, outputs = throughput(lambda beam_size=beam_size: ours(translator, batches, beam_size), len(timed))
+        rates.setdefault("ours", {})[decoding] = rate
+        reference = our_tokens(translator, outputs)
+        for compute_type, engine in engines.items():
+            rate, outputs = throughput(lambda engine=engine, beam_size=beam_size: theirs(
+                engine, tokens, beam_size, max_length), len(timed))
+            rates.setdefault(compute_type, {})[decoding] = rate
+            if beam_size > 1:
+                beam_match[compute_type] = matches(reference, their_tokens(translator, outputs))
+    return {
+        "ctranslate2_version": ctranslate2.__version__,
+        "compared_sentences": len(compared),
+        "greedy_match": greedy_match,
+        "timed_sentences": len(timed),
+        "batch_size": BATCH_SIZE,
+        "beam_size": BEAM_SIZE,
+        "length_penalty": LENGTH_PENALTY,
+        "threads": os.cpu_count(),
+        "our_parallel_batches": translator.parallel_batches,
+        "xla": not quick,
+        "sentences_per_s": rates,
+        "ratio": {compute_type: {decoding: rate / rates["ours"][decoding]
+                                 for decoding, rate in rates[compute_type].items()}
+                  for compute_type in COMPUTE_TYPES},
+        "beam_match": beam_match,
+    }
+
+
+def table_rows(result):
+    """(metric, value, target, verdict) rows for the printed table."""
+    compared, timed = result["compared_sentences"], result["timed_sentences"]
+    exact = result["greedy_match"]["float32"]
+    rows = [
+        (f"CTranslate2 {result['ctranslate2_version']}, same weights: greedy tokens equal to ours "
+         f"({compared} sentences), float32", f"{exact}/{compared}", f"{compared}/{compared}",
+         "PASS" if exact == compared else "MISS"),
+        ("    int8 weights", f"{result['greedy_match']['int8']}/{compared}", "", ""),
+    ]
+    loop = f"{'XLA' if result['xla'] else 'no XLA'}, {result['our_parallel_batches']} batches at a time"
+    for decoding in ("greedy", f"beam_{result['beam_size']}"):
+        label = decoding.replace("_", " ")
+        rows.append((f"ours ({loop}), {label}, ids to ids, batch {result['batch_size']} ({timed} sentences)",
+                     f"{result['sentences_per_s']['ours'][decoding]:,.0f} sentences/s", "", ""))
+        for compute_type in COMPUTE_TYPES:
+            rate, ratio = result["sentences_per_s"][compute_type][decoding], result["ratio"][compute_type][decoding]
+            rows.append((f"    CTranslate2 {compute_type}, {result['threads']} threads",
+                         f"{rate:,.0f} sentences/s = {ratio:.2f}x ours", "", ""))
+    rows.append((f"    beam {result['beam_size']} outputs equal to ours (length normalisations differ)",
+                 ", ".join(f"{compute_type} {count}/{timed}" for compute_type, count in result["beam_match"].items()),
+                 "", ""))
+    return rows
