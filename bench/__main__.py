@@ -1,9 +1,10 @@
 """`python -m bench --model saved_models/en-es [--quick]`: every speed figure, in one process.
 
 Runs decoding, training speed against the keras.io example,
-GPU training (when there is a GPU), a serving load test and CTranslate2 on
-the same weights (when the `bench` extra is installed) on the same machine,
-writes everything to `bench/results.json` and prints a table.
+GPU training (when there is a GPU), a serving load test, CTranslate2 on
+the same weights (when the `bench` extra is installed) and the
+`translate --file` command as a user runs it, on the same machine, writes
+everything to `bench/results.json` and prints a table.
 `--quick` runs tiny sizes, for tests and smoke runs: its figures mean nothing.
 """
 
@@ -140,7 +141,7 @@ def run_benchmark(model_path=DEFAULT_MODEL, output=DEFAULT_OUTPUT, quick=False, 
     `splits` (train/test pair lists) replaces the corpus; `default_model` is
     where the `default` preset's vocabulary and epoch times are read from.
     """
-    from bench import decoding, training
+    from bench import command_line, decoding, training
     from translator import data
 
     splits = splits or data.load_splits(data_path)
@@ -161,6 +162,7 @@ def run_benchmark(model_path=DEFAULT_MODEL, output=DEFAULT_OUTPUT, quick=False, 
     results["gpu"] = training.run_gpu(splits["train"], default_model, quick)
     results["load_test"] = load_test(model_path, sentences, results["decoding"], quick)
     results["ctranslate2"] = ctranslate2_anchor(model_path, sentences, quick)
+    results["command_line"] = command_line.run(model_path, sentences, quick)
 
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -171,6 +173,7 @@ def run_benchmark(model_path=DEFAULT_MODEL, output=DEFAULT_OUTPUT, quick=False, 
         ("3. GPU", training.gpu_rows(results["gpu"])),
         ("4. serving load test", load_test_rows(results["load_test"])),
         ("5. outside anchor: CTranslate2", ctranslate2_rows(results["ctranslate2"])),
+        ("6. translate --file, whole processes", command_line.table_rows(results["command_line"])),
     ])
     return results, table
 

@@ -24,7 +24,7 @@ def positive(value):
 def test_results_json_is_written(quick_run):
     results, _, output = quick_run
     assert json.loads(output.read_text()) == json.loads(json.dumps(results))
-    assert {"date", "command", "machine", "decoding", "training", "gpu", "load_test"} <= set(results)
+    assert {"date", "command", "machine", "decoding", "training", "gpu", "load_test", "command_line"} <= set(results)
     assert results["machine"]["cpu_count"] > 0
 
 
@@ -108,3 +108,26 @@ def test_example_masks_cross_attention_as_the_example_does():
     expected = np.tril(np.ones((6, 6), int))
     expected[:, 3:] = 0
     np.testing.assert_array_equal(np.asarray(seen["mask"])[0], expected)
+
+
+def test_translate_file_section_times_whole_commands_and_profiles_their_stages(quick_run, pairs):
+    from bench import command_line
+
+    result = quick_run[0]["command_line"]
+    sentences = {english for english, _ in pairs}  # the quick run's test split
+    runs = result["runs"]
+    assert result["sentences"] == len(sentences) and list(runs) == [name for name, *_ in command_line.RUNS]
+    for run in runs.values():
+        assert run["seconds"] > 0 and run["one_line_seconds"] > 0
+        assert run["sentences_per_s"] is None or run["sentences_per_s"] > 0
+    # A few lines are no job for XLA on a CPU; --xla on compiles once, and the second run finds it all cached.
+    assert runs["--beam 1"]["flags"] == ["--beam", "1"] and not runs["default flags"]["xla"]
+    first, second = runs["--xla on, first run"], runs["--xla on, second run"]
+    assert first["xla"] and first["xla_compilations"] > 0 and second["xla_compilations"] == 0
+
+    profile = result["profile"]
+    assert list(profile["seconds"]) == list(command_line.STAGES) and profile["pieces"] == len(sentences)
+    assert profile["seconds"]["decoding"] > 0 and profile["total_seconds"] == sum(profile["seconds"].values())
+    rows = command_line.table_rows(result)
+    assert len(rows) == 2 * len(runs) + 2 + len(command_line.STAGES)
+    assert all(len(row) == 4 for row in rows) and "where the time goes" in rows[2 * len(runs) + 1][0]

@@ -7,15 +7,27 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
+from translator.cli import (
+    XLA_CACHE_FLAG,
+    XLA_MIN_BYTES,
+    build_parser,
+    input_bytes,
+    xla_cache_directory,
+    xla_cache_flags,
+    xla_for_translating,
+)
 from translator.defaults import TF_LOG_LEVEL
 
-ENV = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": TF_LOG_LEVEL}
+# No XLA compile cache (an empty directory turns it off): tests keep out of the user's ~/.cache.
+ENV = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": TF_LOG_LEVEL, "TF_XLA_FLAGS": f"{XLA_CACHE_FLAG}="}
 
 
-def cli(*args, stdin=None, cwd=None):
+def cli(*args, stdin=None, cwd=None, env=ENV):
     return subprocess.run(
         [sys.executable, "-m", "translator", *map(str, args)],
-        input=stdin, capture_output=True, text=True, timeout=300, env=ENV, cwd=cwd,
+        input=stdin, capture_output=True, text=True, timeout=300, env=env, cwd=cwd,
     )
 
 
@@ -110,3 +122,59 @@ def test_data_command_prints_counts(tmp_path):
     assert result.returncode == 2 and "line 2" in result.stderr
     result = cli("data", "--data", corpus, "--skip-malformed")
     assert result.returncode == 0 and "2 unique pairs (1 malformed lines skipped)" in result.stdout
+
+
+@pytest.mark.parametrize(("setting", "size", "device", "expected"), [
+    (None, 0, "CPU", False),
+    (None, XLA_MIN_BYTES - 1, "CPU", False),
+    (None, XLA_MIN_BYTES, "CPU", True),
+    (None, 0, "GPU", True),
+    (None, 0, "TPU", True),
+    (True, 0, "CPU", True),
+    (False, 10 * XLA_MIN_BYTES, "CPU", False),
+    (False, 0, "GPU", False),
+])
+def test_translate_chooses_xla_by_the_size_of_its_input(setting, size, device, expected):
+    assert xla_for_translating(setting, size, device) is expected
+
+
+def test_the_input_size_is_known_for_a_file_not_for_a_pipe(tmp_path, monkeypatch):
+    source = tmp_path / "in.txt"
+    source.write_text("Tom is here.\n" * 100)
+    assert input_bytes(build_parser().parse_args(["translate", "--file", str(source)])) == 1300
+    assert input_bytes(build_parser().parse_args(["translate", "Tom is here."])) == 0
+    from_stdin = build_parser().parse_args(["translate"])
+    with open(source) as redirected:
+        monkeypatch.setattr(sys, "stdin", redirected)
+        assert input_bytes(from_stdin) == 1300
+    read_end, write_end = os.pipe()
+    os.close(write_end)
+    with open(read_end) as pipe:
+        monkeypatch.setattr(sys, "stdin", pipe)
+        assert input_bytes(from_stdin) == 0
+
+
+def test_xla_cache_flags_keep_what_the_user_set(tmp_path):
+    cache = tmp_path / "cache" / "xla"
+    assert xla_cache_flags("", cache) == f"{XLA_CACHE_FLAG}={cache}" and cache.is_dir()
+    assert xla_cache_flags("--tf_xla_auto_jit=2", cache) == f"--tf_xla_auto_jit=2 {XLA_CACHE_FLAG}={cache}"
+    for own in (f"{XLA_CACHE_FLAG}=/theirs", f"{XLA_CACHE_FLAG}="):
+        assert xla_cache_flags(own, cache) == own
+    # XLA fails every compile it cannot save: a cache that cannot be written is left out.
+    (tmp_path / "a file").write_text("")
+    assert xla_cache_flags("--tf_xla_auto_jit=2", tmp_path / "a file" / "xla") == "--tf_xla_auto_jit=2"
+    assert xla_cache_directory({"XDG_CACHE_HOME": "/elsewhere"}) == Path("/elsewhere/translator/xla")
+    assert xla_cache_directory({}) == Path.home() / ".cache" / "translator" / "xla"
+
+
+def test_translate_keeps_compiled_shapes_for_the_next_run(tiny_model_dir, tmp_path):
+    env = {**ENV, "XDG_CACHE_HOME": str(tmp_path)}
+    del env["TF_XLA_FLAGS"]
+    cache = tmp_path / "translator" / "xla"
+    first = cli("translate", "--model", tiny_model_dir, "--xla", "on", stdin="Help!\nTom is here.\n", env=env)
+    compiled = sorted(cache.iterdir())
+    second = cli("translate", "--model", tiny_model_dir, "--xla", "on", stdin="Help!\nTom is here.\n", env=env)
+    assert first.returncode == second.returncode == 0, first.stderr + second.stderr
+    # The second run compiled nothing: it loaded every shape from the cache.
+    assert compiled and sorted(cache.iterdir()) == compiled
+    assert first.stdout == second.stdout == "¡Ayuda!\nTom está aquí.\n"

@@ -5,7 +5,10 @@ import contextlib
 import itertools
 import logging
 import os
+import stat
 import sys
+import tempfile
+from pathlib import Path
 
 from translator.defaults import DEFAULT_BEAM, DEFAULT_HOST, DEFAULT_MODEL, DEFAULT_PORT, MAX_BEAM, quiet_tensorflow
 
@@ -45,9 +48,14 @@ def show_log_messages():
     logger.propagate = False
 
 
-# --xla and --mixed-precision: auto means on with a GPU or TPU.
+# --xla and --mixed-precision: auto means on with a GPU or TPU (and, for `translate`, for a long input).
 SWITCHES = {"on": True, "off": False, "auto": None}
 XLA_DECODING = "compile the decoding loop with XLA (faster decoding, after compiling each batch shape once)"
+# `translate --xla auto` on a CPU alone: XLA from this many bytes of input up. XLA_MIN_REASONING
+XLA_MIN_BYTES = 200_000
+# The commands that decode, and so may compile with XLA: they keep what XLA compiles for the next run.
+DECODING_COMMANDS = ("translate", "evaluate", "serve")
+XLA_CACHE_FLAG = "--tf_xla_persistent_cache_directory"
 # Lines translated at a time: enough for the translator to sort them into batches of
 # similar lengths, few enough that a file of any size needs bounded memory.
 CHUNK_LINES = 2048
@@ -112,13 +120,36 @@ def standard_output():
         raise
 
 
+def input_bytes(args):
+    """The size of the input to translate where it is known before reading it (a file, or standard
+    input redirected from one), else 0: a pipe's ends only when it does, and a text argument is one line."""
+    if args.text:
+        return 0
+    try:
+        status = os.stat(args.file) if args.file else os.fstat(sys.stdin.fileno())
+    except OSError:
+        return 0
+    return status.st_size if stat.S_ISREG(status.st_mode) else 0
+
+
+def xla_for_translating(setting, size, device=None):
+    """`--xla` for `translate` on `size` bytes of input: True or False as set; auto (None): on with a GPU
+    or TPU, and on a CPU alone from `XLA_MIN_BYTES` up, a job long enough to repay compiling."""
+    from translator.devices import resolve_auto
+
+    if setting is None and size >= XLA_MIN_BYTES:
+        return True
+    return resolve_auto(setting, device)
+
+
 def cmd_translate(args):
     """Translates line by line, in chunks; returns 1 if any line was repaired or left out, else 0."""
     from translator.translator import Translator
 
     source, inputs = input_lines(args)
     with lines.written_whole(args.output) if args.output else standard_output() as output:
-        translator = Translator.load(args.model, jit_compile=SWITCHES[args.xla], placeholders=args.placeholders)
+        jit_compile = xla_for_translating(SWITCHES[args.xla], input_bytes(args))
+        translator = Translator.load(args.model, jit_compile=jit_compile, placeholders=args.placeholders)
         total = bad = 0
         while chunk := list(itertools.islice(inputs, CHUNK_LINES)):
             total += len(chunk)
@@ -225,7 +256,9 @@ def build_parser():
     add_model_argument(p)
     add_beam_argument(p)
     add_placeholder_argument(p)
-    add_switch_argument(p, "--xla", XLA_DECODING)
+    p.add_argument("--xla", choices=tuple(SWITCHES), default="auto",
+                   help=f"{XLA_DECODING}; auto: on with a GPU/TPU, and on a CPU alone for an input file of "
+                        f"{XLA_MIN_BYTES // 1000:,} kB or more, long enough to repay compiling")
     p.set_defaults(run=cmd_translate)
 
     p = commands.add_parser("evaluate", help="BLEU and chrF on the test split or a file of pairs")
@@ -252,9 +285,35 @@ def build_parser():
     return parser
 
 
+def xla_cache_directory(environ=os.environ):
+    """Where XLA's compiled decoding shapes are kept between runs: `$XDG_CACHE_HOME/translator/xla`."""
+    return Path(environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "translator" / "xla"
+
+
+def xla_cache_flags(flags, directory):
+    """`TF_XLA_FLAGS` value `flags` with XLA's persistent compile cache in `directory`.
+
+    Flags the user set stay, and one that already names a cache directory
+    (even an empty one, which turns the cache off) wins over ours. A
+    directory that cannot be written is left out: XLA would fail every
+    compile that it cannot save.
+    """
+    if XLA_CACHE_FLAG in flags:
+        return flags
+    try:
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=directory).close()
+    except OSError:
+        return flags
+    return f"{flags} {XLA_CACHE_FLAG}={directory}".strip()
+
+
 def main(argv=None):
     args = build_parser().parse_args(argv)
     show_log_messages()
+    if args.command in DECODING_COMMANDS and args.xla != "off":
+        # TensorFlow reads TF_XLA_FLAGS once, when it first runs an operation: set it before importing it.
+        os.environ["TF_XLA_FLAGS"] = xla_cache_flags(os.environ.get("TF_XLA_FLAGS", ""), xla_cache_directory())
     import_tensorflow_quietly()
     from translator.data import DataError
     from translator.model_dir import ModelDirError

@@ -1,0 +1,190 @@
+"""`translator translate --file` as a user runs it: whole processes, default flags, and where the time goes.
+
+Section 1's figures are in-process, after a warm-up. A user's command also
+starts Python and TensorFlow, loads the model, traces (and under XLA
+compiles) the decoding graph, reads, tokenises, swaps rare names and numbers
+for stand-ins and writes. Here `python -m translator translate --file F
+--output O` is timed as a whole process on N test sentences and on one:
+(N - 1) / (t_N - t_1) is the job's rate with the start-up left out. Each run
+starts with an empty XLA compile cache, as on a new machine, except the
+second `--xla on` run, which reuses the first one's.
+
+Then the same job's stages are timed in this process, by calling the
+functions the command calls, on the same batches, one batch at a time (the
+command decodes two at a time, in threads).
+"""
+
+import contextlib
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import tensorflow as tf
+
+from translator import lines, placeholders, rerank, segments
+from translator.cli import xla_for_translating
+from translator.defaults import DEFAULT_BEAM
+from translator.translator import Translator
+
+SENTENCES, QUICK_SENTENCES = 2000, 50
+PROJECT = Path(__file__).resolve().parent.parent
+# Name, beam flags, XLA flags, and whether the run starts with the previous run's compile cache.
+RUNS = (
+    ("default flags", [], [], False),
+    ("--beam 1", ["--beam", "1"], [], False),
+    ("--xla on, first run", [], ["--xla", "on"], False),
+    ("--xla on, second run", [], ["--xla", "on"], True),
+)
+STAGES = ("reading lines", "counting tokens, cutting into pieces", "stand-ins: protect and restore", "vectorising",
+          "decoding", "detokenising", "re-ranking beam hypotheses", "translating lost stand-ins again",
+          "joining, writing")
+
+
+def command_seconds(model_path, source, flags, cache):
+    """Seconds of one whole `translate --file source` process, its XLA compile cache in `cache`."""
+    output = Path(cache) / "out.txt"
+    command = [sys.executable, "-m", "translator", "translate", "--model", str(model_path), "--file", str(source),
+               "--output", str(output), *flags]
+    # This project's code, and no XLA flags of the caller's: the cache is the command's own, in `cache`.
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache),
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))}
+    env.pop("TF_XLA_FLAGS", None)
+    start = time.perf_counter()
+    result = subprocess.run(command, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if result.returncode:
+        raise RuntimeError(f"{' '.join(command)} exited with {result.returncode}: {result.stderr[-2000:]}")
+    return seconds
+
+
+def xla_compilations(cache):
+    """How many programs XLA compiled into the cache, one file each: a decoding shape under XLA; without
+    it, small kernels of the few XLA operations in the graph (`keras.ops.slice_update`'s)."""
+    return len(list(Path(cache).rglob("xla_compile_cache__*")))
+
+
+def whole_processes(model_path, source, one_line, count, directory):
+    """Every run of `RUNS`: seconds on `count` lines and on one line, the rate, and XLA's part."""
+    runs, start_up, cache = {}, {}, None
+    for name, beam_flags, xla_flags, reuse_cache in RUNS:
+        cache = cache if reuse_cache else tempfile.mkdtemp(dir=directory)
+        before = xla_compilations(cache)
+        seconds = command_seconds(model_path, source, beam_flags + xla_flags, cache)
+        # Start-up: the same beam on one line (with --xla auto, which compiles nothing for one line).
+        key = tuple(beam_flags)
+        if key not in start_up:
+            start_up[key] = command_seconds(model_path, one_line, beam_flags, tempfile.mkdtemp(dir=directory))
+        runs[name] = {
+            "flags": beam_flags + xla_flags,
+            "xla": bool(xla_flags) or xla_for_translating(None, Path(source).stat().st_size),
+            "seconds": seconds,
+            "one_line_seconds": start_up[key],
+            # None when the job took no longer than the start-up's noise (--quick's few sentences).
+            "sentences_per_s": (count - 1) / (seconds - start_up[key]) if seconds > start_up[key] else None,
+            "xla_compilations": xla_compilations(cache) - before,
+        }
+    return runs
+
+
+def profile(model_path, source, beam_size, jit_compile):
+    """Seconds per stage of translating the lines of `source` as `translate` does, one batch at a time,
+    and of the start-up's two stages that this process does not share with every other: loading and tracing."""
+    start = time.perf_counter()
+    translator = Translator.load(model_path, jit_compile=jit_compile)
+    loading = time.perf_counter() - start
+    pipeline, all_beams = translator.pipeline, translator.reranks(beam_size)
+    decode = translator.ids_function(beam_size, all_beams)
+    strings, ids = tf.TensorSpec([None], tf.string), tf.TensorSpec([None, None], tf.int32)
+    # `Translator.text_function` runs these three in one graph; here each is its own, to be timed.
+    vectorise = tf.function(lambda texts: tf.cast(pipeline.source(texts), tf.int32), input_signature=[strings])
+    detokenise = tf.function(pipeline.detokenize_copying, input_signature=[strings, ids, ids])
+    seconds = dict.fromkeys(STAGES, 0.0)
+
+    @contextlib.contextmanager
+    def timed(stage):
+        start = time.perf_counter()
+        yield
+        seconds[stage] += time.perf_counter() - start
+
+    def as_written(texts, stage=None):
+        """`Translator.decode_as_written`, stage by stage (all of it in `stage` if given)."""
+        with timed(stage or "vectorising"):
+            source_ids = vectorise(tf.constant(texts))
+        with timed(stage or "decoding"):
+            tokens, attended, *_ = decode(source_ids)
+        with timed(stage or "detokenising"):
+            sources = tf.repeat(texts, beam_size) if all_beams else tf.constant(texts)
+            translations = [text.decode("utf-8") for text in detokenise(sources, tokens, attended).numpy()]
+        if not all_beams:
+            return translations
+        with timed(stage or "re-ranking beam hypotheses"):
+            hypotheses = [translations[i:i + beam_size] for i in range(0, len(translations), beam_size)]
+            return [beams[rerank.choose(beams, text, translator.lexicon)] for beams, text in zip(hypotheses, texts)]
+
+    start = time.perf_counter()
+    as_written(["Hello."])
+    tracing = time.perf_counter() - start
+    seconds.update(dict.fromkeys(STAGES, 0.0))
+    with timed("reading lines"):
+        texts = [line.text for line in lines.read_lines(lines.open_input(source))]
+    with timed("counting tokens, cutting into pieces"):
+        owners, pieces, sizes = translator.pieces(texts)
+    order = sorted(range(len(pieces)), key=lambda i: (sizes[i], len(pieces[i])))
+    size = translator.batch_size
+    outputs, lost = [""] * len(pieces), 0
+    for batch in (order[first:first + size] for first in range(0, len(order), size)):
+        written = [pieces[i] for i in batch]
+        with timed("stand-ins: protect and restore"):
+            protected = [placeholders.protect(text, translator.word_counts) for text in written]
+        translations = as_written([text for text, _ in protected])
+        with timed("stand-ins: protect and restore"):
+            restored = [placeholders.restore(output, meanings)
+                        for output, (_, meanings) in zip(translations, protected)]
+        again = [i for i, output in enumerate(restored) if output is None]
+        if again:
+            for i, output in zip(again, as_written([written[i] for i in again], "translating lost stand-ins again")):
+                restored[i] = output
+        lost += len(again)
+        for i, output in zip(batch, restored):
+            outputs[i] = output
+    with timed("joining, writing"), lines.written_whole(Path(source).with_suffix(".out")) as handle:
+        handle.write("".join(text + "\n" for text in segments.join(owners, outputs, len(texts))))
+    return {"beam_size": beam_size, "xla": jit_compile, "seconds": seconds, "total_seconds": sum(seconds.values()),
+            "pieces": len(pieces), "lost_stand_ins": lost, "loading_seconds": loading, "tracing_seconds": tracing}
+
+
+def run(model_path, sentences, quick=False):
+    """This section: returns a dict of every figure. `sentences` are English test sentences."""
+    sentences = list(sentences)[: QUICK_SENTENCES if quick else SENTENCES]
+    with tempfile.TemporaryDirectory() as directory:
+        source, one_line = Path(directory) / "sentences.txt", Path(directory) / "one.txt"
+        source.write_text("".join(sentence + "\n" for sentence in sentences), encoding="utf-8")
+        one_line.write_text(sentences[0] + "\n", encoding="utf-8")
+        runs = whole_processes(model_path, source, one_line, len(sentences), directory)
+        stages = profile(model_path, source, DEFAULT_BEAM, runs["default flags"]["xla"])
+    return {"sentences": len(sentences), "default_beam": DEFAULT_BEAM, "runs": runs, "profile": stages}
+
+
+def table_rows(result):
+    """(metric, value, target, verdict) rows for the printed table."""
+    rows = []
+    for name, run in result["runs"].items():
+        beam = 1 if "--beam" in run["flags"] else result["default_beam"]
+        compiled = f", {run['xla_compilations']} shapes compiled" if run["xla"] else ""
+        rows.append((f"translate --file, {name} (beam {beam}, XLA {'on' if run['xla'] else 'off'}{compiled}), "
+                     f"{result['sentences']:,} sentences, whole process, start-up left out",
+                     f"{run['sentences_per_s']:,.0f} sentences/s" if run["sentences_per_s"] else "n/a", "", ""))
+        rows.append(("    seconds: the whole run; the one-line run (start-up)",
+                     f"{run['seconds']:.1f} s; {run['one_line_seconds']:.1f} s", "", ""))
+    stages = result["profile"]
+    rows.append(("start-up, default flags: loading the model; tracing the graphs (in this process)",
+                 f"{stages['loading_seconds']:.1f} s; {stages['tracing_seconds']:.1f} s", "", ""))
+    rows.append((f"where the time goes, default flags, one batch at a time (XLA {'on' if stages['xla'] else 'off'}, "
+                 f"{stages['pieces']:,} pieces, {stages['lost_stand_ins']} lost stand-ins translated again)",
+                 f"{stages['total_seconds']:.1f} s", "", ""))
+    for stage, seconds in stages["seconds"].items():
+        rows.append((f"    {stage}", f"{seconds:.2f} s ({seconds / stages['total_seconds']:.1%})", "", ""))
+    return rows
