@@ -51,7 +51,12 @@ def show_log_messages():
 # --xla and --mixed-precision: auto means on with a GPU or TPU (and, for `translate`, for a long input).
 SWITCHES = {"on": True, "off": False, "auto": None}
 XLA_DECODING = "compile the decoding loop with XLA (faster decoding, after compiling each batch shape once)"
-# `translate --xla auto` on a CPU alone: XLA from this many bytes of input up. XLA_MIN_REASONING
+# `translate --xla auto` on a CPU alone: XLA from this many bytes of input (~6,000 sentences) up.
+# XLA decodes faster but compiles each batch shape once, and the compile cache below keeps them
+# for later runs. Whole processes on 2 cores, 8,000 test sentences: beam 4 took 68.9 s without XLA,
+# 84.8 s with it on an empty cache and 65.5 s with the cache filled (greedy: 29.4, 35.7, 22.6 s);
+# for 2,000 sentences the filled cache gained 1.4 s of 23.6. Shorter jobs stay off: they would
+# pay the compiling and gain little.
 XLA_MIN_BYTES = 200_000
 # The commands that decode, and so may compile with XLA: they keep what XLA compiles for the next run.
 DECODING_COMMANDS = ("translate", "evaluate", "serve")
