@@ -192,8 +192,13 @@ def main(argv=None):
     # Three models each trace their train step for two batch shapes; TensorFlow's
     # "excessive retracing" warning counts them together, wrongly.
     tf.get_logger().setLevel("ERROR")
-    results, table = run_benchmark(args.model, args.output, args.quick, default_model=args.default_model,
-                                   data_path=args.data)
+    from translator.data import DataError
+
+    try:
+        results, table = run_benchmark(args.model, args.output, args.quick, default_model=args.default_model,
+                                       data_path=args.data)
+    except DataError as error:  # no corpus: one line, as the `translator` command says it
+        parser.exit(2, f"python -m bench: {error}\n")
     print(table)
     print(f"\nmachine: {results['machine']['processor']}, {results['machine']['cpu_count']} CPUs; "
           f"written to {args.output}")

@@ -131,3 +131,13 @@ def test_translate_file_section_times_whole_commands_and_profiles_their_stages(q
     rows = command_line.table_rows(result)
     assert len(rows) == 2 * len(runs) + 2 + len(command_line.STAGES)
     assert all(len(row) == 4 for row in rows) and "where the time goes" in rows[2 * len(runs) + 1][0]
+
+
+def test_a_missing_corpus_is_one_line_not_a_traceback(tmp_path, capsys):
+    from bench.__main__ import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--data", str(tmp_path / "missing.zip"), "--output", str(tmp_path / "results.json")])
+    assert exit_info.value.code == 2
+    error = capsys.readouterr().err
+    assert error.startswith("python -m bench: ") and "missing.zip" in error and "Traceback" not in error
