@@ -24,7 +24,7 @@ from pathlib import Path
 
 import tensorflow as tf
 
-from translator import lines, placeholders, rerank, segments
+from translator import lines, placeholders, segments
 from translator.cli import xla_for_translating
 from translator.defaults import DEFAULT_BEAM
 from translator.translator import Translator
@@ -114,15 +114,14 @@ def profile(model_path, source, beam_size, jit_compile):
         with timed(stage or "vectorising"):
             source_ids = vectorise(tf.constant(texts))
         with timed(stage or "decoding"):
-            tokens, attended, *_ = decode(source_ids)
+            tokens, attended, *scores = decode(source_ids)
         with timed(stage or "detokenising"):
             sources = tf.repeat(texts, beam_size) if all_beams else tf.constant(texts)
-            translations = [text.decode("utf-8") for text in detokenise(sources, tokens, attended).numpy()]
+            translations = detokenise(sources, tokens, attended).numpy()
         if not all_beams:
-            return translations
+            return [text.decode("utf-8") for text in translations]
         with timed(stage or "re-ranking beam hypotheses"):
-            hypotheses = [translations[i:i + beam_size] for i in range(0, len(translations), beam_size)]
-            return [beams[rerank.choose(beams, text, translator.lexicon)] for beams, text in zip(hypotheses, texts)]
+            return translator.choose(translations, scores[0].numpy(), texts, beam_size)
 
     start = time.perf_counter()
     as_written(["Hello."])

@@ -8,9 +8,10 @@ loaded into it (an epoch of the training run, or the mean of the last epochs),
 a beam size, whether names and numbers are swapped for stand-ins
 (`translator.placeholders`; the shipped model's rows, and with
 `--without-placeholders` those rows again without) and whether beam
-hypotheses are re-ranked to avoid invented words (`translator.rerank`; with
-`--without-rerank` the shipped model's beam rows again without). Results go
-to `bench/quality.json` and a markdown table.
+hypotheses are re-ranked (`translator.rerank`: against invented words, then
+by the beam's consensus; with `--without-rerank` the shipped model's beam rows
+again without either, with `--without-consensus` again against invented words
+only). Results go to `bench/quality.json` and a markdown table.
 
     python -m bench.quality --model saved_models/en-es --run runs/en-es \\
         --baseline runs/baseline-en-es --beams 1,4,6 --without-placeholders
@@ -28,14 +29,20 @@ quiet_tensorflow()
 DEFAULT_OUTPUT = Path(__file__).resolve().parent / "quality.json"
 
 
-def rows_to_measure(model, run, baseline, beams, average_last=5, without_placeholders=False, without_rerank=False):
+RERANKINGS = ("off", "invented words", "invented words, consensus")
+
+
+def rows_to_measure(model, run, baseline, beams, average_last=5, without_placeholders=False, without_rerank=False,
+                    without_consensus=False):
     """`(label, model directory, weight files or None, beam, placeholders, rerank)` for every row of the table.
 
-    Several weight files are averaged (see `translator.selection.average_weights`).
+    Several weight files are averaged (see `translator.selection.average_weights`); `rerank` is one
+    of `RERANKINGS`.
     """
+    off, lexicon, everything = RERANKINGS
     rows = []
     if baseline:
-        rows += [(f"previous model, beam {beam}", baseline, None, beam, False, False) for beam in beams]
+        rows += [(f"previous model, beam {beam}", baseline, None, beam, False, off) for beam in beams]
     if run:
         from translator import selection
 
@@ -46,25 +53,30 @@ def rows_to_measure(model, run, baseline, beams, average_last=5, without_placeho
         name = Path(run).name
         for epoch, why in ((by_loss, "best validation loss"), (by_bleu, "best validation BLEU")):
             weights = [Path(run) / selection.EPOCH_FILE.format(epoch)]
-            rows.append((f"{name}, epoch {epoch} ({why}), beam 1", model, weights, 1, False, False))
+            rows.append((f"{name}, epoch {epoch} ({why}), beam 1", model, weights, 1, False, off))
         last = selection.epoch_weights(run, average_last)
-        rows.append((f"{name}, mean of the last {len(last)} epochs, beam 1", model, last, 1, False, False))
+        rows.append((f"{name}, mean of the last {len(last)} epochs, beam 1", model, last, 1, False, off))
     if model:
         for beam in beams:
+            rerank = everything if beam > 1 else off
             if without_placeholders:
-                rows.append((f"{model}, beam {beam}, no placeholders", model, None, beam, False, beam > 1))
+                rows.append((f"{model}, beam {beam}, no placeholders", model, None, beam, False, rerank))
             if without_rerank and beam > 1:
-                rows.append((f"{model}, beam {beam}, no re-ranking", model, None, beam, True, False))
-            rows.append((f"{model}, beam {beam}", model, None, beam, True, beam > 1))
+                rows.append((f"{model}, beam {beam}, no re-ranking", model, None, beam, True, off))
+            if without_consensus and beam > 1:
+                rows.append((f"{model}, beam {beam}, re-ranked against invented words only", model, None, beam, True,
+                             lexicon))
+            rows.append((f"{model}, beam {beam}", model, None, beam, True, rerank))
     return rows
 
 
-def load_translator(directory, weights, jit_compile, placeholders, rerank=True):
+def load_translator(directory, weights, jit_compile, placeholders, rerank=RERANKINGS[-1]):
     from translator import selection
     from translator.translator import Translator
 
-    translator = Translator.load(directory, jit_compile=jit_compile, placeholders=placeholders)
-    if not rerank:
+    translator = Translator.load(directory, jit_compile=jit_compile, placeholders=placeholders,
+                                 consensus=rerank == RERANKINGS[2])
+    if rerank == RERANKINGS[0]:
         translator.lexicon = None
     if weights:
         selection.average_weights(translator.model, weights)
@@ -90,6 +102,8 @@ def main(argv=None):
                         help="also measure the shipped model without name and number stand-ins")
     parser.add_argument("--without-rerank", action="store_true",
                         help="also measure the shipped model's beam rows without re-ranking the hypotheses")
+    parser.add_argument("--without-consensus", action="store_true",
+                        help="also measure the shipped model's beam rows re-ranked against invented words only")
     parser.add_argument("--output", default=str(DEFAULT_OUTPUT))
     args = parser.parse_args(argv)
 
@@ -100,7 +114,7 @@ def main(argv=None):
     beams = [int(b) for b in args.beams.split(",")]
     results = []
     rows = rows_to_measure(args.model, args.run, args.baseline, beams, without_placeholders=args.without_placeholders,
-                           without_rerank=args.without_rerank)
+                           without_rerank=args.without_rerank, without_consensus=args.without_consensus)
     for label, directory, weights, beam, placeholders, rerank in rows:
         print(f"\n{label}", flush=True)
         translator = load_translator(directory, weights, args.xla, placeholders, rerank)

@@ -1,4 +1,7 @@
-"""Re-ranking beam hypotheses: the lexicon on disk, and the choice of the hypothesis that invents fewest words."""
+"""Re-ranking beam hypotheses: the lexicon on disk, fewest invented words, and the consensus of the beam."""
+
+import numpy as np
+import sacrebleu
 
 from translator import rerank
 from translator.quality import words
@@ -6,15 +9,33 @@ from translator.translator import Translator
 
 
 def test_lexicon_round_trip(tmp_path):
-    assert rerank.load_lexicon(tmp_path) is None  # an older model directory: no re-ranking
+    assert rerank.load_lexicon(tmp_path) is None  # an older model directory: no lexicon check
     rerank.save_lexicon(tmp_path, ["¿Dónde está Tom?", "Tom está aquí."])
     assert rerank.load_lexicon(tmp_path) == {"dónde", "está", "tom", "aquí"}
 
 
+def test_consensus_weighs_the_hypotheses_by_their_probability():
+    hypotheses = ["Tengo un gato.", "Tengo un perro grande.", "Tengo un perro pequeño."]
+    # Alike, the two that agree on "perro" win; the best by far keeps its place.
+    assert rerank.choose(hypotheses, [-1.0, -1.1, -1.2], "I have a dog.") == 1
+    assert rerank.choose(hypotheses, [0.0, -9.0, -9.0], "I have a dog.") == 0
+    assert rerank.choose(hypotheses, [-1.0, -1.1, -1.2], "I have a dog.", consensus=False) == 0
+    # The lexicon check comes first: only hypotheses that invent fewest words are candidates.
+    lexicon = {"tengo", "un", "gato", "perro"}
+    assert rerank.choose(hypotheses, [-1.0, -1.1, -1.2], "I have a dog.", lexicon) == 0
+
+
+def beam_of(translator, english, beam):
+    texts, scores = translator.text_function(beam, all_beams=True)([english])
+    return [s.decode() for s in texts.numpy()], scores.numpy()
+
+
 def test_the_first_hypothesis_that_invents_no_word_is_chosen(tiny_translator):
     english, beam = "Tom is here.", 4
-    hypotheses = [s.decode() for s in tiny_translator.text_function(beam, all_beams=True)([english]).numpy()]
-    plain = Translator(tiny_translator.model, tiny_translator.pipeline, tiny_translator.config, placeholders=False)
+    hypotheses, scores = beam_of(tiny_translator, english, beam)
+    assert list(scores) == sorted(scores, reverse=True)
+    plain = Translator(tiny_translator.model, tiny_translator.pipeline, tiny_translator.config, placeholders=False,
+                       consensus=False)
     assert plain.translate(english, beam_size=beam) == hypotheses[0]  # the beam's own best comes first
 
     # A lexicon that holds the words of a later hypothesis only: every earlier one invents a word.
@@ -24,3 +45,14 @@ def test_the_first_hypothesis_that_invents_no_word_is_chosen(tiny_translator):
     plain.lexicon = set(words(hypotheses[later]))
     assert plain.translate(english, beam_size=beam) == hypotheses[later]
     assert plain.translate(english, beam_size=1) == tiny_translator.translate(english, beam_size=1)  # greedy: no choice
+
+
+def test_the_translation_is_the_beams_consensus(tiny_translator):
+    plain = Translator(tiny_translator.model, tiny_translator.pipeline, tiny_translator.config, placeholders=False)
+    chrf = sacrebleu.metrics.CHRF()
+    for english in ["Tom is here.", "I like dogs.", "Where is the station?", "She is reading a book."]:
+        hypotheses, scores = beam_of(plain, english, 4)
+        weights = np.exp(scores - scores.max())
+        expected = [sum(w * chrf.sentence_score(h, [other]).score for w, other in zip(weights, hypotheses))
+                    for h in hypotheses]
+        assert plain.translate(english, beam_size=4) == hypotheses[int(np.argmax(expected))]

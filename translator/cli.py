@@ -92,7 +92,8 @@ def cmd_train(args):
     from translator import train
     from translator.config import preset
 
-    chosen = (("epochs", args.epochs), ("name", args.name), ("learning_rate", args.learning_rate))
+    chosen = (("epochs", args.epochs), ("name", args.name), ("learning_rate", args.learning_rate),
+              ("dropout", args.dropout))
     overrides = {k: v for k, v in chosen if v is not None}
     overrides.update(mixed_precision=SWITCHES[args.mixed_precision], jit_compile=SWITCHES[args.xla])
     if args.start_from:
@@ -244,6 +245,7 @@ def build_parser():
     p.add_argument("--epochs", type=int, help="override the preset's epochs")
     p.add_argument("--name", help="override the run name (the saved_models/ subdirectory)")
     p.add_argument("--learning-rate", type=float, help="override the peak learning rate")
+    p.add_argument("--dropout", type=float, help="override the dropout of each sublayer's output")
     start.add_argument("--from", dest="start_from", metavar="MODEL_DIR",
                        help="start from this model's weights, vocabularies and config (not --preset): "
                             "to train it longer or on your own pairs")

@@ -76,6 +76,8 @@ class Config:
             raise ValueError(f"positional must be 'learned' or 'sinusoidal', got {self.positional!r}")
         if self.tie_embeddings and not self.shared_vocabulary:
             raise ValueError("tie_embeddings needs shared_vocabulary: one matrix serves both languages")
+        if not 0.0 <= self.dropout < 1.0:
+            raise ValueError(f"dropout is a rate in [0, 1), got {self.dropout}")
         if not 0.0 <= self.copy_augmentation <= 1.0:
             raise ValueError(f"copy_augmentation is a share between 0 and 1, got {self.copy_augmentation}")
         if self.embed_dim % self.num_heads:

@@ -35,7 +35,10 @@ class Translator:
         lexicon: the training corpus' Spanish words: with a beam, a
             hypothesis that invents fewer words outside them is preferred
             (see `translator.rerank`; `Translator.load` reads them from the
-            model directory). None keeps the beam's best.
+            model directory). None skips this check.
+        consensus: with a beam, choose the hypothesis the beam's others
+            agree with most (minimum Bayes risk, see `translator.rerank`);
+            False keeps the best-scoring one.
 
     Example, with the model this repository ships:
 
@@ -46,7 +49,7 @@ class Translator:
     """
 
     def __init__(self, model, pipeline, config, batch_size=64, jit_compile=None, parallel_batches=2,
-                 placeholders=True, word_counts=None, lexicon=None):
+                 placeholders=True, word_counts=None, lexicon=None, consensus=True):
         self.model = model
         self.pipeline = pipeline
         self.config = config
@@ -55,6 +58,7 @@ class Translator:
         self.jit_compile = resolve_auto(jit_compile)
         self.parallel_batches = parallel_batches
         self.lexicon = lexicon
+        self.consensus = consensus
         self.word_counts = None
         if placeholders:
             self.word_counts = word_counts or vocabulary_counts(pipeline.source_vocabulary)
@@ -90,18 +94,18 @@ class Translator:
         detokenisation run without returning to Python, which matters for
         single sentences, where the decoding itself takes little time.
         The exported SavedModel serves this same function. With
-        `all_beams`, every beam's hypothesis: `beam_size` strings a text,
-        best first.
+        `all_beams`, every beam's hypothesis and its score: `(strings,
+        scores)`, `beam_size` of each a text, best first.
         """
         key = (beam_size, all_beams)
         if key not in self._text_functions:
             pipeline, decode = self.pipeline, self.ids_function(beam_size, all_beams)
 
             def translate(texts):
-                tokens, attended, *_ = decode(tf.cast(pipeline.source(texts), tf.int32))
-                if all_beams:
-                    texts = tf.repeat(texts, beam_size)
-                return pipeline.detokenize_copying(texts, tokens, attended)
+                tokens, attended, *scores = decode(tf.cast(pipeline.source(texts), tf.int32))
+                if not all_beams:
+                    return pipeline.detokenize_copying(texts, tokens, attended)
+                return pipeline.detokenize_copying(tf.repeat(texts, beam_size), tokens, attended), scores[0]
 
             self._text_functions[key] = tf.function(
                 translate, input_signature=[tf.TensorSpec([None], tf.string, name="texts")]
@@ -138,16 +142,23 @@ class Translator:
 
     def reranks(self, beam_size):
         """Whether a search of `beam_size` ends by choosing among its hypotheses (`translator.rerank`)."""
-        return beam_size > 1 and self.lexicon is not None
+        return beam_size > 1 and (self.lexicon is not None or self.consensus)
 
     def decode_as_written(self, texts, beam_size=1):
-        all_beams = self.reranks(beam_size)
-        translations = self.text_function(beam_size, all_beams)(tf.constant(texts, tf.string))
-        translations = [s.decode("utf-8") for s in translations.numpy()]
-        if not all_beams:
-            return translations
-        hypotheses = [translations[i:i + beam_size] for i in range(0, len(translations), beam_size)]
-        return [beams[rerank.choose(beams, text, self.lexicon)] for beams, text in zip(hypotheses, texts)]
+        if not self.reranks(beam_size):
+            translations = self.text_function(beam_size)(tf.constant(texts, tf.string))
+            return [s.decode("utf-8") for s in translations.numpy()]
+        translations, scores = self.text_function(beam_size, all_beams=True)(tf.constant(texts, tf.string))
+        return self.choose(translations.numpy(), scores.numpy(), texts, beam_size)
+
+    def choose(self, translations, scores, texts, beam_size):
+        """`rerank.choose` for each text, given its `beam_size` hypotheses (bytes) and their scores, in a row."""
+        chosen = []
+        for i, text in enumerate(texts):
+            beams = [s.decode("utf-8") for s in translations[i * beam_size:(i + 1) * beam_size]]
+            chosen.append(beams[rerank.choose(beams, scores[i * beam_size:(i + 1) * beam_size], text, self.lexicon,
+                                              self.consensus)])
+        return chosen
 
     def token_counts(self, texts):
         """How many source tokens each text becomes (before truncation), in one batched call."""
