@@ -141,3 +141,14 @@ def test_a_missing_corpus_is_one_line_not_a_traceback(tmp_path, capsys):
     assert exit_info.value.code == 2
     error = capsys.readouterr().err
     assert error.startswith("python -m bench: ") and "missing.zip" in error and "Traceback" not in error
+
+
+def test_quality_rows_rerank_as_labelled(tiny_model_dir):
+    from bench.quality import RERANKINGS, load_translator, rows_to_measure
+
+    rows = rows_to_measure(tiny_model_dir, None, tiny_model_dir, [1, 4], without_rerank=True, without_consensus=True)
+    assert [row[5] for row in rows] == ["off", "off", "off", "off", "invented words", "invented words, consensus"]
+    for rerank, lexicon, consensus in zip(RERANKINGS, (False, True, True), (False, False, True)):
+        translator = load_translator(tiny_model_dir, None, False, False, rerank)
+        assert (translator.lexicon is not None, translator.consensus) == (lexicon, consensus)
+        assert translator.reranks(4) == (rerank != "off")
