@@ -7,8 +7,10 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from translator import model_dir
 from translator.cli import (
     XLA_CACHE_FLAG,
     XLA_MIN_BYTES,
@@ -178,3 +180,13 @@ def test_translate_keeps_compiled_shapes_for_the_next_run(tiny_model_dir, tmp_pa
     # The second run compiled nothing: it loaded every shape from the cache.
     assert compiled and sorted(cache.iterdir()) == compiled
     assert first.stdout == second.stdout == "¡Ayuda!\nTom está aquí.\n"
+
+    # Another model of the same shapes shares the entries: weights are inputs of the compiled program.
+    model, pipeline, config = model_dir.load(tiny_model_dir)
+    rng = np.random.default_rng(0)
+    model.set_weights([w + rng.normal(0, 0.5, w.shape).astype(w.dtype) for w in model.get_weights()])
+    other = tmp_path / "other"
+    model_dir.save(other, model, pipeline, config)
+    third = cli("translate", "--model", other, "--xla", "on", stdin="Help!\nTom is here.\n", env=env)
+    assert third.returncode == 0, third.stderr
+    assert sorted(cache.iterdir()) == compiled and third.stdout != first.stdout
