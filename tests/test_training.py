@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from keras import ops
 
-from translator import model_dir, train
+from translator import model_dir, optimizer, train
 from translator.config import preset
 from translator.losses import MaskedAccuracy, MaskedCrossEntropy
 from translator.model import Transformer
@@ -28,7 +28,7 @@ def test_loss_and_accuracy_ignore_padding():
 
 
 def test_warmup_then_inverse_square_root():
-    schedule = train.WarmupInverseSqrt(1e-3, warmup_steps=100)
+    schedule = optimizer.WarmupInverseSqrt(1e-3, warmup_steps=100)
     rates = [float(schedule(step)) for step in (0, 49, 99, 399)]
     assert rates[0] < rates[1] < rates[2] == pytest.approx(1e-3)
     assert rates[3] == pytest.approx(5e-4, rel=0.01)

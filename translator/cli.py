@@ -1,4 +1,4 @@
-"""The `translator` command: data, train, translate, evaluate, export, serve."""
+"""The `translator` command: data, train, average, translate, evaluate, export, serve."""
 
 import argparse
 import contextlib
@@ -93,7 +93,7 @@ def cmd_train(args):
     from translator.config import preset
 
     chosen = (("epochs", args.epochs), ("name", args.name), ("learning_rate", args.learning_rate),
-              ("dropout", args.dropout))
+              ("dropout", args.dropout), ("seed", args.seed))
     overrides = {k: v for k, v in chosen if v is not None}
     overrides.update(mixed_precision=SWITCHES[args.mixed_precision], jit_compile=SWITCHES[args.xla])
     if args.start_from:
@@ -136,6 +136,13 @@ def input_bytes(args):
     except OSError:
         return 0
     return status.st_size if stat.S_ISREG(status.st_mode) else 0
+
+
+def cmd_average(args):
+    from translator import average
+
+    output = average.average(args.models, args.output)
+    print(f"wrote the mean of {len(args.models)} models to {output}")
 
 
 def xla_for_translating(setting, size, device=None):
@@ -246,6 +253,7 @@ def build_parser():
     p.add_argument("--name", help="override the run name (the saved_models/ subdirectory)")
     p.add_argument("--learning-rate", type=float, help="override the peak learning rate")
     p.add_argument("--dropout", type=float, help="override the dropout of each sublayer's output")
+    p.add_argument("--seed", type=int, help="override the seed: the shuffling and the invented names and numbers")
     start.add_argument("--from", dest="start_from", metavar="MODEL_DIR",
                        help="start from this model's weights, vocabularies and config (not --preset): "
                             "to train it longer or on your own pairs")
@@ -254,6 +262,12 @@ def build_parser():
     add_switch_argument(p, "--mixed-precision", "float16 compute (bfloat16 on TPU)")
     add_switch_argument(p, "--xla", "XLA compilation")
     p.set_defaults(run=cmd_train)
+
+    p = commands.add_parser("average", help="one model from the mean of the weights of models trained with --from")
+    p.add_argument("models", nargs="+", metavar="MODEL_DIR",
+                   help="model directories of one architecture and vocabulary: one, and models trained from it")
+    p.add_argument("--output", required=True, help="the new model directory")
+    p.set_defaults(run=cmd_average)
 
     p = commands.add_parser("translate", help="translate text, a file, or standard input",
                             epilog=TRANSLATE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -97,6 +97,14 @@ class Config:
         return cls(**json.loads(Path(path).read_text()))
 
 
+# Fields that shape the weights and vocabularies: a run that starts from a
+# model keeps them, and only models alike in all of them average.
+ARCHITECTURE_FIELDS = {
+    "tokenizer", "vocab_size", "sequence_length", "source_vocab_size", "target_vocab_size", "shared_vocabulary",
+    "lowercase", "embed_dim", "latent_dim", "num_heads", "num_encoder_layers", "num_decoder_layers",
+    "positional", "tie_embeddings",
+}
+
 PRESETS = {
     # The keras.io English-to-Spanish example, so results can be compared.
     "reference": Config(name="reference"),

@@ -19,11 +19,12 @@ import numpy as np
 import tensorflow as tf
 
 from translator import augment, data, model_dir, placeholders, rerank, selection
-from translator.config import Config
+from translator.config import ARCHITECTURE_FIELDS, Config
 from translator.devices import accelerator, choose_strategy, resolve_auto
 from translator.losses import MaskedAccuracy, MaskedCrossEntropy
 from translator.model import Transformer, count_parameters
 from translator.multi_worker import MultiWorkerFit
+from translator.optimizer import make_optimizer
 from translator.text import TextPipeline
 
 logger = logging.getLogger(__name__)
@@ -71,36 +72,6 @@ def make_dataset(source_ids, target_ids, batch_size, shuffle=False, seed=None):
     return dataset.map(teacher_forcing).prefetch(tf.data.AUTOTUNE)
 
 
-@keras.saving.register_keras_serializable(package="translator")
-class WarmupInverseSqrt(keras.optimizers.schedules.LearningRateSchedule):
-    """Linear warm-up to `peak` over `warmup_steps`, then decay as 1/sqrt(step) ("Attention is all you need")."""
-
-    def __init__(self, peak, warmup_steps):
-        self.peak = peak
-        self.warmup_steps = warmup_steps
-
-    def __call__(self, step):
-        step = keras.ops.cast(step, "float32") + 1.0
-        warmup = float(self.warmup_steps)
-        return self.peak * keras.ops.minimum(step / warmup, keras.ops.sqrt(warmup / step))
-
-    def get_config(self):
-        return {"peak": self.peak, "warmup_steps": self.warmup_steps}
-
-
-def make_optimizer(config):
-    rate = config.learning_rate
-    if config.warmup_steps:
-        rate = WarmupInverseSqrt(config.learning_rate, config.warmup_steps)
-    if config.optimizer == "adamw":
-        return keras.optimizers.AdamW(rate, weight_decay=config.weight_decay, beta_2=0.98, clipnorm=1.0)
-    if config.optimizer == "adam":
-        return keras.optimizers.Adam(rate, beta_2=0.98, clipnorm=1.0)
-    if config.optimizer == "rmsprop":
-        return keras.optimizers.RMSprop(rate)
-    raise ValueError(f"unknown optimizer {config.optimizer!r}: use adamw, adam or rmsprop")
-
-
 class EpochTimer(keras.callbacks.Callback):
     """Adds each epoch's wall time to the logs, so CSVLogger records it."""
 
@@ -113,12 +84,6 @@ class EpochTimer(keras.callbacks.Callback):
 
 # Fields a resumed run may change: how long it goes on and how its weights are chosen, not the model or data.
 RESUMABLE_CHANGES = ("epochs", "early_stopping_patience", "bleu_sentences", "average_last")
-# Fields that shape the weights and vocabularies: a run that starts from a model keeps them.
-ARCHITECTURE_FIELDS = {
-    "tokenizer", "vocab_size", "sequence_length", "source_vocab_size", "target_vocab_size", "shared_vocabulary",
-    "lowercase", "embed_dim", "latent_dim", "num_heads", "num_encoder_layers", "num_decoder_layers",
-    "positional", "tie_embeddings",
-}
 
 
 def prepare_run(config, run_dir, splits, start_from=None):
@@ -202,6 +167,17 @@ def choose_weights(model, config, run_dir, chooser, history, val_pairs):
         else:
             model.load_weights(str(best))
     return kept
+
+
+def write_model_dir(output, model, pipeline, config, train_pairs, **training):
+    """The model directory of a finished run: the model, its vocabularies, the training
+    split's word counts (for stand-ins and re-ranking) and `training` in metrics.json."""
+    model_dir.save(output, model, pipeline, config)
+    placeholders.save_word_counts(output, (english for english, _ in train_pairs))
+    rerank.save_lexicon(output, (spanish for _, spanish in train_pairs))
+    model_dir.update_metrics(
+        output, training={"parameters": count_parameters(model), **training, "train_pairs": len(train_pairs)}
+    )
 
 
 class TrainingTransformer(MultiWorkerFit, Transformer):
@@ -309,30 +285,23 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
     history = read_history(history_csv)
     kept = choose_weights(model, config, run_dir, chooser, history, splits["val"])
     output = Path(output_dir) / config.name
-    model_dir.save(output, model, pipeline, config)
-    placeholders.save_word_counts(output, (english for english, _ in splits["train"]))
-    rerank.save_lexicon(output, (spanish for _, spanish in splits["train"]))
-    model_dir.update_metrics(
-        output,
-        training={
-            "parameters": count_parameters(model),
-            "epochs": len(history),
-            "history": [{key: float(value) for key, value in row.items() if value} for row in history],
-            "best_val_loss": min(float(row["val_loss"]) for row in history),
-            "kept_weights": kept,
-            "train_seconds": sum(float(row["seconds"]) for row in history),
-            "this_process_seconds": time.perf_counter() - started,
-            "train_pairs": len(splits["train"]),
-            **({"started_from": start_from_record(start_from)} if start_from else {}),
-            "machine": {
-                "platform": platform.platform(),
-                "processor": platform.processor() or platform.machine(),
-                "cpu_count": os.cpu_count(),
-                "accelerator": device,
-                "replicas": strategy.num_replicas_in_sync,
-                "tensorflow": tf.__version__,
-                "keras": keras.__version__,
-            },
+    write_model_dir(
+        output, model, pipeline, config, splits["train"],
+        epochs=len(history),
+        history=[{key: float(value) for key, value in row.items() if value} for row in history],
+        best_val_loss=min(float(row["val_loss"]) for row in history),
+        kept_weights=kept,
+        train_seconds=sum(float(row["seconds"]) for row in history),
+        this_process_seconds=time.perf_counter() - started,
+        **({"started_from": start_from_record(start_from)} if start_from else {}),
+        machine={
+            "platform": platform.platform(),
+            "processor": platform.processor() or platform.machine(),
+            "cpu_count": os.cpu_count(),
+            "accelerator": device,
+            "replicas": strategy.num_replicas_in_sync,
+            "tensorflow": tf.__version__,
+            "keras": keras.__version__,
         },
     )
     logger.info("saved %s", output)

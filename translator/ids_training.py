@@ -1,0 +1,246 @@
+"""Training on token ids alone, on any Keras backend: a machine without TensorFlow can train.
+
+`translator train` tokenises the corpus with TensorFlow as it trains. A GPU
+machine that has JAX or PyTorch but no TensorFlow trains the same model from
+an ids file instead (`translator.token_ids` writes it, and turns the weights
+back into a model directory):
+
+    python -m translator.token_ids export --vocabulary saved_models/en-es --output ids.npz
+    KERAS_BACKEND=jax python -m translator.ids_training ids.npz --output fitted --minutes 20
+    python -m translator.token_ids import fitted --vocabulary saved_models/en-es --output saved_models/mine
+
+The ids file holds several copy-augmented versions of the training split
+(each epoch takes the next, so the invented names change between epochs), the
+validation split and the run's `Config`. Training keeps the mean of the last
+`config.average_last` epochs' weights (`translator.selection`), as `translator train` may.
+"""
+
+import argparse
+import dataclasses
+import json
+import math
+import platform
+import time
+from pathlib import Path
+
+import keras
+import numpy as np
+import sacrebleu
+from keras import ops
+
+from translator import masks, selection
+from translator.config import Config
+from translator.losses import MaskedAccuracy, MaskedCrossEntropy
+from translator.model import Transformer, count_parameters
+from translator.optimizer import make_optimizer
+from translator.tokens import END, PAD_ID, START
+
+WEIGHTS_FILE = "weights.npz"
+HISTORY_FILE = "history.json"
+# Batches are padded to a multiple of this many tokens: a few shapes to
+# compile, little padding (most sentences are under 12 tokens).
+WIDTH_STEP = 4
+
+
+def read_ids(path):
+    """The arrays and the `Config` of an ids file written by `translator.token_ids.export`."""
+    with np.load(path) as ids:
+        arrays = {name: ids[name] for name in ids.files if name != "config"}
+        config = Config(**json.loads(str(ids["config"])))
+    return arrays, config
+
+
+class IdBatches(keras.utils.PyDataset):
+    """Teacher-forcing batches of similar lengths from id arrays, reshuffled every epoch.
+
+    Args:
+        source: `(versions, pairs, sequence_length)` or `(pairs, sequence_length)` source ids.
+        target: the matching target ids, one token longer (`[start] ... [end]`).
+        batch_size: pairs a batch; the last, incomplete batch of each width is dropped.
+        shuffle: reshuffle at every epoch's end and move on to the next version.
+
+    Example:
+
+    >>> ids = np.array([[5, 6, 0, 0], [7, 0, 0, 0]])
+    >>> batches = IdBatches(ids, np.array([[2, 5, 3, 0, 0], [2, 7, 3, 0, 0]]), batch_size=2, shuffle=False)
+    >>> inputs, labels = batches[0]
+    >>> inputs["encoder_inputs"].shape, inputs["decoder_inputs"].shape, labels.shape
+    ((2, 4), (2, 4), (2, 4))
+    """
+
+    def __init__(self, source, target, batch_size, shuffle=True, seed=0):
+        super().__init__()
+        self.source = source if source.ndim == 3 else source[None]
+        self.target = target if target.ndim == 3 else target[None]
+        self.batch_size = batch_size
+        self.shuffle = shuffle
+        self.rng = np.random.default_rng(seed)
+        self.epoch = 0
+        self._plan()
+
+    def _plan(self):
+        version = self.epoch % len(self.source)
+        source, target = self.source[version], self.target[version]
+        lengths = np.maximum((source != PAD_ID).sum(1), (target != PAD_ID).sum(1) - 1)
+        widths = np.minimum(-(-lengths // WIDTH_STEP) * WIDTH_STEP, source.shape[1])
+        order = self.rng.permutation(len(source)) if self.shuffle else np.arange(len(source))
+        self.batches = []
+        for width in np.unique(widths):
+            rows = order[widths[order] == width]
+            for start in range(0, len(rows) - self.batch_size + 1, self.batch_size):
+                self.batches.append((version, rows[start:start + self.batch_size], int(width)))
+        if self.shuffle:
+            self.rng.shuffle(self.batches)
+
+    def __len__(self):
+        return len(self.batches)
+
+    def __getitem__(self, index):
+        version, rows, width = self.batches[index]
+        source = self.source[version, rows, :width].astype("int32")
+        target = self.target[version, rows, : width + 1].astype("int32")
+        return {"encoder_inputs": source, "decoder_inputs": target[:, :-1]}, target[:, 1:]
+
+    def on_epoch_end(self):
+        if self.shuffle:
+            self.epoch += 1
+            self._plan()
+
+
+def greedy_ids(model, source, start_id, max_length):
+    """Greedy translation ids, recomputing the whole prefix each step (no cache: any backend, no TensorFlow)."""
+    encoded = model.encode(ops.convert_to_tensor(source), training=False)
+    padding = masks.padding_mask(ops.convert_to_tensor(source))
+    target = np.zeros((len(source), max_length + 1), "int32")
+    target[:, 0] = start_id
+    for step in range(max_length):
+        logits = model.decode(ops.convert_to_tensor(target[:, :-1]), encoded, padding, training=False)
+        target[:, step + 1] = ops.convert_to_numpy(ops.argmax(logits[:, step], axis=-1))
+    return target[:, 1:]
+
+
+def pieces_to_text(ids, vocabulary):
+    """Target ids to space-separated words, WordPiece continuations joined, up to `[end]`."""
+    words = []
+    for token in (vocabulary[i] for i in ids):
+        if token == END:
+            break
+        if token in ("", START):
+            continue
+        if token.startswith("##") and words:
+            words[-1] += token[2:]
+        else:
+            words.append(token)
+    return " ".join(words)
+
+
+def piece_bleu(model, source, target, vocabulary, batch_size=500):
+    """Greedy BLEU on standardised words (no truecasing or detokenising): a quick,
+    backend-free stand-in for `translator evaluate`'s BLEU, to compare epochs and runs."""
+    start_id = vocabulary.index(START)
+    hypotheses = []
+    for i in range(0, len(source), batch_size):
+        ids = greedy_ids(model, source[i:i + batch_size], start_id, target.shape[1] - 1)
+        hypotheses += [pieces_to_text(row, vocabulary) for row in ids]
+    references = [pieces_to_text(row, vocabulary) for row in target]
+    return sacrebleu.metrics.BLEU(tokenize="none", force=True).corpus_score(hypotheses, [references]).score
+
+
+class Progress(keras.callbacks.Callback):
+    """Per epoch: wall time, piece BLEU on a validation slice, and the weights in
+    `directory` (the last `keep` epochs' are kept, for averaging); stops training
+    when the next epoch would end after `deadline` (seconds since the epoch)."""
+
+    def __init__(self, val_source, val_target, vocabulary, directory, keep, deadline=math.inf, bleu_every=1):
+        super().__init__()
+        self.val_source, self.val_target, self.vocabulary = val_source, val_target, vocabulary
+        self.directory, self.keep, self.deadline, self.bleu_every = Path(directory), keep, deadline, bleu_every
+        self.history = []
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self.started = time.time()
+
+    def on_epoch_end(self, epoch, logs=None):
+        row = {"epoch": epoch + 1, **{k: float(v) for k, v in (logs or {}).items()}}
+        if (epoch + 1) % self.bleu_every == 0:
+            row["val_piece_bleu"] = piece_bleu(self.model, self.val_source, self.val_target, self.vocabulary)
+        row["seconds"] = time.time() - self.started
+        self.history.append(row)
+        print(json.dumps(row), flush=True)
+        self.model.save_weights(str(self.directory / selection.EPOCH_FILE.format(epoch + 1)))
+        for old in selection.epoch_weights(self.directory, epoch + 1)[: -self.keep]:
+            old.unlink()
+        if time.time() + row["seconds"] > self.deadline:
+            self.model.stop_training = True
+
+
+def device_name():
+    """The accelerator training runs on, as the backend names it."""
+    if keras.backend.backend() == "jax":
+        import jax
+
+        return jax.devices()[0].device_kind
+    return platform.processor() or platform.machine()
+
+
+def fit(ids_path, output, config=None, minutes=None, bleu_sentences=1000, bleu_every=1):
+    """Trains on the ids file; writes `weights.npz` (the mean of the last epochs) and `history.json`.
+
+    `config` replaces the ids file's own (its vocabulary fields must match the file's).
+    """
+    started = time.time()
+    arrays, stored = read_ids(ids_path)
+    config = config or stored
+    if config.target_vocab_size != stored.target_vocab_size or config.sequence_length != stored.sequence_length:
+        raise ValueError(f"the config does not match the vocabulary and sequence length of {ids_path}")
+    keras.utils.set_random_seed(config.seed)
+    vocabulary = [str(token) for token in arrays["vocabulary"]]
+    model = Transformer(config)
+    model.build()
+    model.compile(
+        optimizer=make_optimizer(config), loss=MaskedCrossEntropy(config.label_smoothing), metrics=[MaskedAccuracy()]
+    )
+    train = IdBatches(arrays["train_source"], arrays["train_target"], config.batch_size, seed=config.seed)
+    val = IdBatches(arrays["val_source"], arrays["val_target"], config.batch_size, shuffle=False)
+    deadline = started + 60 * minutes if minutes else math.inf
+    output = Path(output)
+    output.mkdir(parents=True, exist_ok=True)
+    bleu_slice = arrays["val_source"][:bleu_sentences], arrays["val_target"][:bleu_sentences]
+    progress = Progress(*bleu_slice, vocabulary, output, max(config.average_last, 1), deadline, bleu_every)
+    model.fit(train, validation_data=val, epochs=config.epochs, callbacks=[progress], verbose=2)
+    kept = selection.epoch_weights(output, config.average_last or 1)
+    selection.average_weights(model, kept)
+    summary = {
+        "parameters": count_parameters(model),
+        "epochs": len(progress.history),
+        "averaged_epochs": [path.name for path in kept],
+        "val_loss": model.evaluate(val, verbose=0, return_dict=True)["loss"],
+        "val_piece_bleu": piece_bleu(model, *bleu_slice, vocabulary),
+        "train_seconds": sum(row["seconds"] for row in progress.history),
+        "machine": {
+            "platform": platform.platform(), "accelerator": device_name(),
+            "backend": keras.backend.backend(), "keras": keras.__version__,
+        },
+        "config": dataclasses.asdict(config),
+        "history": progress.history,
+    }
+    np.savez(output / WEIGHTS_FILE, *model.get_weights())
+    (output / HISTORY_FILE).write_text(json.dumps(summary, indent=1) + "\n")
+    print(json.dumps({k: v for k, v in summary.items() if k not in ("history", "config")}), flush=True)
+    return summary
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m translator.ids_training", description=__doc__.split("\n")[0])
+    parser.add_argument("ids", help="an ids file from `python -m translator.token_ids export`")
+    parser.add_argument("--output", required=True, help="directory for weights.npz and history.json")
+    parser.add_argument("--minutes", type=float, help="stop after the epoch that would pass this much time")
+    parser.add_argument("--config", help="a config.json to train instead of the ids file's own")
+    parser.add_argument("--bleu-every", type=int, default=1, help="piece BLEU every N epochs (default 1)")
+    args = parser.parse_args(argv)
+    config = Config.from_json(args.config) if args.config else None
+    fit(args.ids, args.output, config, args.minutes, bleu_every=args.bleu_every)
+
+
+if __name__ == "__main__":
+    main()
