@@ -57,10 +57,7 @@ def average(directories, output):
     for name in (placeholders.WORDS_FILE, rerank.LEXICON_FILE):
         if (directories[0] / name).is_file():
             shutil.copyfile(directories[0] / name, output / name)
-    # Each part's training record, its per-epoch history left out: enough to trace an average of averages.
+    # Each part's whole training record (itself an average's, perhaps): the lineage stays traceable.
     trained = [model_dir.read_metrics(d).get("training", {}) for d in directories]
-    model_dir.update_metrics(output, training={
-        "averaged": [{"model": str(d), **{k: v for k, v in t.items() if k != "history"}}
-                     for d, t in zip(directories, trained)],
-    })
+    model_dir.update_metrics(output, training={"averaged": [{"model": str(d), **t} for d, t in zip(directories, trained)]})
     return output
