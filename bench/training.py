@@ -189,8 +189,7 @@ def default_setup(train_pairs, default_model, quick):
 
 def epoch_seconds(default_model, steps_per_epoch, steps_per_s):
     """One epoch's wall time: measured by the training run if its metrics are there, else estimated."""
-    metrics = model_dir.read_metrics(default_model)
-    history = metrics.get("training", {}).get("history", [])
+    history = model_dir.last_run(default_model).get("history", [])
     seconds = [row["seconds"] for row in history if "seconds" in row]
     if seconds:
         return float(np.mean(seconds)), f"measured by training (validation included): mean of {len(seconds)} epochs in {default_model}/metrics.json"

@@ -35,6 +35,11 @@ def test_the_averaged_directory_holds_the_mean_and_loads_safely(tiny_model_dir, 
     averaged_from = model_dir.read_metrics(output)["training"]["averaged"]
     assert [row["model"] for row in averaged_from] == [str(tiny_model_dir), str(tripled)]
 
+    # A mean of a mean: the last run behind it is its newest part's, the tiny model's own training.
+    again = average.average([output, tiny_model_dir], tmp_path / "again")
+    training = model_dir.read_metrics(tiny_model_dir)["training"]
+    assert model_dir.last_run(again) == {"model": str(tiny_model_dir), **training}
+
 
 def test_models_that_do_not_average_are_refused_by_name(tiny_model_dir, tripled, tmp_path):
     with pytest.raises(ValueError, match="two model directories"):

@@ -62,6 +62,15 @@ def read_metrics(directory):
     return json.loads(path.read_text()) if path.is_file() else {}
 
 
+def last_run(directory):
+    """The training record of the last run behind the model in `directory` ({} if none):
+    for a mean of models (`translator average`), that of its newest part."""
+    training = read_metrics(directory).get("training", {})
+    while "averaged" in training:
+        training = training["averaged"][-1]
+    return training
+
+
 def update_metrics(directory, **sections):
     metrics = read_metrics(directory)
     metrics.update(sections)
