@@ -1,11 +1,23 @@
-"""The cached decoding loops: the same tokens as the example's loop, greedy and beam alike."""
+"""The cached decoding loops: the same tokens as the example's loop, greedy and beam alike; beam search's steps."""
 
 import numpy as np
 import tensorflow as tf
 from keras import ops
 
 from tests.reference import recompute_beam, recompute_greedy
-from translator.decoding import beam_decode, greedy_decode, row_bucket
+from translator.decoding import (
+    IMPOSSIBLE,
+    beam_decode,
+    decoding_graph,
+    extensions,
+    gnmt_penalty,
+    greedy_decode,
+    keep_top,
+    reorder,
+    retire,
+    row_bucket,
+    score_candidates,
+)
 
 
 def source_ids(translator, texts):
@@ -38,9 +50,79 @@ def test_row_buckets_are_few_and_waste_little():
 
 
 def test_beam_search_equals_the_textbook_search(tiny_translator, sentences):
-    ids = source_ids(tiny_translator, sentences[:4])
+    # Sentences of several lengths in one batch: they finish at different steps.
+    ids = source_ids(tiny_translator, sentences)
     pipeline, model, length = tiny_translator.pipeline, tiny_translator.model, tiny_translator.max_length
     for beam_size in (2, 4):
-        cached, _ = beam_decode(model, ids, pipeline.start_id, pipeline.end_id, length, beam_size=beam_size)
         naive = recompute_beam(model, ids, length, pipeline.start_id, pipeline.end_id, beam_size)
+        assert len(set((naive != 0).sum(axis=1))) > 2, "the sentences end at different steps"
+        cached, _ = beam_decode(model, ids, pipeline.start_id, pipeline.end_id, length, beam_size=beam_size)
         np.testing.assert_array_equal(ops.convert_to_numpy(cached), naive)
+        for jit_compile in (False, True):
+            graph = decoding_graph(model, pipeline.start_id, pipeline.end_id, length, beam_size, jit_compile)
+            np.testing.assert_array_equal(graph(ids)[0].numpy(), naive)
+
+
+def log_probabilities(rows):
+    """Hand-made log-probabilities `(rows, vocab)` from probabilities (0 becomes impossible)."""
+    rows = np.asarray(rows, "float32")
+    return ops.convert_to_tensor(np.where(rows > 0, np.log(np.maximum(rows, 1e-30)), IMPOSSIBLE).astype("float32"))
+
+
+def test_a_finished_hypothesis_extends_only_with_free_padding():
+    log_probs = log_probabilities([[0.0, 0.1, 0.6, 0.3], [0.0, 0.5, 0.2, 0.3]])
+    tokens, scores = extensions(log_probs, ops.convert_to_tensor([False, True]), beam_size=2)
+    np.testing.assert_array_equal(ops.convert_to_numpy(tokens), [[2, 3], [0, 1]])
+    np.testing.assert_allclose(ops.convert_to_numpy(scores), [[np.log(0.6), np.log(0.3)], [0.0, IMPOSSIBLE]])
+
+
+def test_the_top_candidates_of_each_sentence_are_kept_best_first():
+    # Two sentences of two beams; each row offers two extensions.
+    scores = ops.convert_to_tensor([-1.0, -2.0, -0.5, -3.0])
+    extension_scores = ops.convert_to_tensor([[-0.1, -2.0], [-0.1, -0.2], [-1.0, -1.5], [-0.1, -0.1]])
+    tokens = ops.convert_to_tensor([[5, 6], [7, 8], [9, 10], [11, 12]])
+    done, lengths = ops.convert_to_tensor([False] * 4), ops.convert_to_tensor([3.0] * 4)
+    log_probs, ranks, lengths = score_candidates(scores, lengths, done, extension_scores, alpha=0.0)
+    np.testing.assert_allclose(ops.convert_to_numpy(log_probs), [[-1.1, -3.0, -2.1, -2.2], [-1.5, -2.0, -3.1, -3.1]])
+    np.testing.assert_allclose(ops.convert_to_numpy(ranks), ops.convert_to_numpy(log_probs))  # no penalty
+    np.testing.assert_array_equal(ops.convert_to_numpy(lengths), [4.0] * 4)
+    origin, chosen, kept, ranked = (ops.convert_to_numpy(x) for x in keep_top(log_probs, ranks, tokens, 2))
+    # Sentence 1: row 0's token 5, then row 1's token 7; sentence 2: both of row 2's (rows are global).
+    np.testing.assert_array_equal(origin, [0, 1, 2, 2])
+    np.testing.assert_array_equal(chosen, [5, 7, 9, 10])
+    np.testing.assert_allclose(kept, [-1.1, -2.1, -1.5, -2.0])
+    np.testing.assert_allclose(ranked, kept)
+
+
+def test_the_length_penalty_favours_the_longer_hypothesis_by_the_right_amount():
+    # A short finished hypothesis (2 tokens, log-probability -1.0) against a longer live one extending to 6
+    # tokens at -1.2: by log-probability alone the short one wins; over the GNMT penalty the long one does.
+    scores = ops.convert_to_tensor([-1.0, -1.15])
+    done = ops.convert_to_tensor([True, False])
+    lengths = ops.convert_to_tensor([2.0, 5.0])
+    extension_scores = ops.convert_to_tensor([[0.0, IMPOSSIBLE], [-0.05, -3.0]])
+    tokens = ops.convert_to_tensor([[0, 1], [4, 5]])
+
+    def winner(alpha):
+        log_probs, ranks, new_lengths = score_candidates(scores, lengths, done, extension_scores, alpha)
+        origin, chosen, _, ranked = (ops.convert_to_numpy(x) for x in keep_top(log_probs, ranks, tokens, 2))
+        return int(origin[0]), float(ranked[0]), ops.convert_to_numpy(new_lengths)
+
+    assert winner(0.0)[0] == 0
+    origin, ranked, new_lengths = winner(0.6)
+    np.testing.assert_array_equal(new_lengths, [2.0, 6.0])  # a finished hypothesis grows no longer
+    assert origin == 1
+    np.testing.assert_allclose(ranked, -1.2 / ((5 + 6) / 6) ** 0.6, rtol=1e-6)
+    assert winner(-0.6)[0] == 0  # a penalty the other way round favours the short one
+    np.testing.assert_allclose(ops.convert_to_numpy(gnmt_penalty(ops.convert_to_tensor([1.0, 7.0]), 0.6)),
+                               [1.0, 2 ** 0.6], rtol=1e-6)
+
+
+def test_hypotheses_retire_at_the_end_and_rows_follow_their_origin():
+    done = retire(ops.convert_to_tensor([True, False, False, False]), ops.convert_to_tensor([0, 3, 0, 9]), end_id=3)
+    np.testing.assert_array_equal(ops.convert_to_numpy(done), [True, True, True, False])
+    cache = ops.reshape(ops.arange(8), (4, 2))
+    flags = ops.convert_to_tensor([True, False, False, True])
+    cache, flags = reorder(ops.convert_to_tensor([1, 1, 3, 2]), [cache, flags])
+    np.testing.assert_array_equal(ops.convert_to_numpy(cache), [[2, 3], [2, 3], [6, 7], [4, 5]])
+    np.testing.assert_array_equal(ops.convert_to_numpy(flags), [False, False, True, False])

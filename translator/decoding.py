@@ -80,12 +80,14 @@ def _begin(model, source_ids, start_id, max_length, copies=1):
     the loop's first `(index, previous, done, tokens, attended, caches)`.
     """
     source_ids = ops.convert_to_tensor(source_ids, "int32")
-    if copies > 1:
-        source_ids = ops.repeat(source_ids, copies, axis=0)
-    rows = ops.shape(source_ids)[0]
+    rows = ops.shape(source_ids)[0] * copies
     source_padding = masks.padding_mask(source_ids)
     encoded = model.encode(source_ids, training=False)
     self_caches, cross_caches = _decoder_caches(model, encoded, rows, max_length)
+    if copies > 1:
+        # A sentence's beams share its encoding and cross-attention keys and values: computed once, then repeated.
+        encoded, source_padding, *cross_caches = (
+            ops.repeat(x, copies, axis=0) for x in (encoded, source_padding, *cross_caches))
 
     def step(previous, index, caches):
         return _decoder_step(model, previous, index, encoded, source_padding, caches, cross_caches)
@@ -133,53 +135,101 @@ def greedy_decode(model, source_ids, start_id, end_id, max_length):
     return tokens, attended
 
 
+# A score no hypothesis reaches: the cost of what is ruled out (beams not yet live, words after the end).
+IMPOSSIBLE = -1e9
+
+
+def gnmt_penalty(lengths, alpha):
+    """GNMT's length penalty ((5 + length) / 6) ** alpha: a hypothesis is ranked by log-probability over it,
+    so a longer one is not beaten by a short one merely for having more words to pay for.
+
+    >>> [round(float(p), 3) for p in gnmt_penalty(ops.convert_to_tensor([1.0, 7.0]), 0.6)]
+    [1.0, 1.515]
+    """
+    return ops.power((5.0 + lengths) / 6.0, alpha)
+
+
+def extensions(log_probs, done, beam_size):
+    """Each row's best `beam_size` next tokens and their log-probabilities, both `(rows, beam_size)`.
+
+    A finished hypothesis extends only with padding, at no cost. A row's
+    extensions share its length penalty, so only its best `beam_size` can be
+    among its sentence's best `beam_size`: ranking those alone spares sorting
+    the whole vocabulary.
+    """
+    pad_only = ops.where(ops.arange(ops.shape(log_probs)[-1]) == 0, 0.0, IMPOSSIBLE)
+    log_probs = ops.where(done[:, None], pad_only[None, :], log_probs)
+    best, tokens = ops.top_k(log_probs, beam_size)
+    return tokens, best
+
+
+def score_candidates(scores, lengths, done, extension_scores, alpha):
+    """The candidates of each sentence: every row's extensions, `(batch, beam_size ** 2)`, row-major.
+
+    Returns `(log_probs, ranks, lengths)`: each candidate's log-probability,
+    that over its length penalty, and every row's length after this step
+    (a finished hypothesis grows no longer).
+    """
+    beam_size = ops.shape(extension_scores)[-1]
+    lengths = lengths + ops.cast(ops.logical_not(done), "float32")
+    log_probs = ops.reshape(scores[:, None] + extension_scores, (-1, beam_size * beam_size))
+    penalty = ops.reshape(ops.repeat(gnmt_penalty(lengths, alpha), beam_size), (-1, beam_size * beam_size))
+    return log_probs, log_probs / penalty, lengths
+
+
+def keep_top(log_probs, ranks, tokens, beam_size):
+    """The `beam_size` best candidates of each sentence, best first (ties to the earlier candidate).
+
+    Returns `(origin, chosen, scores, ranked)`, each `(batch * beam_size,)`:
+    the row each one extends, its token, its log-probability and its rank.
+    """
+    ranked, best = ops.top_k(ranks, beam_size)
+    sentences = ops.shape(ranks)[0]
+    origin = ops.cast(best // beam_size, "int32") + ops.arange(sentences, dtype="int32")[:, None] * beam_size
+    chosen = ops.take_along_axis(ops.reshape(tokens, (sentences, -1)), best, axis=1)
+    scores = ops.take_along_axis(log_probs, best, axis=1)
+    return tuple(ops.reshape(x, (-1,)) for x in (origin, ops.cast(chosen, "int32"), scores, ranked))
+
+
+def retire(done, chosen, end_id):
+    """Which hypotheses are finished after `chosen`: those that were, and those that chose `[end]` (or padding)."""
+    return ops.logical_or(done, ops.logical_or(ops.equal(chosen, end_id), ops.equal(chosen, 0)))
+
+
+def reorder(origin, tensors):
+    """Every per-row tensor in `tensors`, its rows now those of the hypotheses they continue."""
+    return [ops.take(x, origin, axis=0) for x in tensors]
+
+
 def beam_decode(model, source_ids, start_id, end_id, max_length, beam_size=4, length_penalty=0.6, all_beams=False):
     """Beam search over the same cached step; returns `(tokens, attended)` like `greedy_decode`.
 
-    Hypotheses are scored by log-probability divided by the GNMT length
-    penalty ((5 + length) / 6) ** length_penalty, so longer sentences are not
-    unfairly beaten by short ones. With `all_beams`, returns every
-    hypothesis, `beam_size` rows a sentence, best first, and their scores:
-    `(tokens, attended, scores)`, so that a caller can choose by other means.
+    Hypotheses are ranked by log-probability over `gnmt_penalty` of
+    exponent `length_penalty`. Each step scores the candidates, keeps the top `beam_size`
+    of each sentence, reorders the per-row state (caches included) to follow
+    them, and retires those that ended; the loop stops when every hypothesis
+    has ended. With `all_beams`, returns every hypothesis, `beam_size` rows a
+    sentence, best first, and their ranks: `(tokens, attended, ranked)`, so
+    that a caller can choose by other means.
     """
     batch = ops.shape(source_ids)[0]
-    rows = batch * beam_size
     decoder_step, state = _begin(model, source_ids, start_id, max_length, copies=beam_size)
     # Only the first beam is live at the start, so the first step does not pick one token beam_size times.
-    first = ops.concatenate([ops.zeros((1,)), ops.full((beam_size - 1,), -1e9)])
+    first = ops.concatenate([ops.zeros((1,)), ops.full((beam_size - 1,), IMPOSSIBLE)])
     scores = ops.tile(first, (batch,))
-    lengths = ops.zeros((rows,), "float32")
-    ranked = ops.zeros((rows,), "float32")
+    lengths = ranked = ops.zeros((batch * beam_size,), "float32")
 
     def step(index, previous, done, tokens, attended, caches, scores, lengths, ranked):
         logits, caches, attention = decoder_step(previous, index, caches)
-        log_probs = ops.log_softmax(ops.cast(logits, "float32"), axis=-1)
-        # A finished hypothesis may only extend itself with padding, at no cost.
-        vocab = ops.shape(log_probs)[-1]
-        pad_only = ops.where(ops.arange(vocab) == 0, 0.0, -1e9)
-        log_probs = ops.where(done[:, None], pad_only[None, :], log_probs)
-        # A row's extensions share its length penalty, so only its best beam_size can be among
-        # its sentence's best beam_size: ranking those alone spares sorting the whole vocabulary.
-        extension_scores, extensions = ops.top_k(log_probs, beam_size)
-        lengths = lengths + ops.cast(ops.logical_not(done), "float32")
-        penalty = ops.power((5.0 + lengths) / 6.0, length_penalty)
-        candidates = ops.reshape(scores[:, None] + extension_scores, (batch, beam_size * beam_size))
-        normalized = candidates / ops.reshape(ops.repeat(penalty, beam_size), (batch, beam_size * beam_size))
-        ranked, best = ops.top_k(normalized, beam_size)
-        origin = ops.cast(best // beam_size, "int32") + ops.arange(batch, dtype="int32")[:, None] * beam_size
-        origin = ops.reshape(origin, (rows,))
-        chosen = ops.reshape(ops.take_along_axis(ops.reshape(extensions, (batch, -1)), best, axis=1), (rows,))
-        chosen = ops.cast(chosen, "int32")
-        scores = ops.reshape(ops.take_along_axis(candidates, best, axis=1), (rows,))
-        # Rows now continue the hypotheses they were chosen from: reorder every per-row state.
-        caches = [ops.take(cache, origin, axis=0) for cache in caches]
-        tokens, attended, attention, done, lengths = (
-            ops.take(x, origin, axis=0) for x in (tokens, attended, attention, done, lengths)
-        )
+        tokens_next, extension_scores = extensions(ops.log_softmax(ops.cast(logits, "float32"), axis=-1), done,
+                                                   beam_size)
+        log_probs, ranks, lengths = score_candidates(scores, lengths, done, extension_scores, length_penalty)
+        origin, chosen, scores, ranked = keep_top(log_probs, ranks, tokens_next, beam_size)
+        tokens, attended, attention, done, lengths, *caches = reorder(
+            origin, [tokens, attended, attention, done, lengths, *caches])
         tokens, attended = _record(tokens, attended, index, chosen, attention)
-        done = ops.logical_or(done, ops.equal(chosen, end_id))
-        done = ops.logical_or(done, ops.equal(chosen, 0))
-        return index + 1, chosen[:, None], done, tokens, attended, caches, scores, lengths, ops.reshape(ranked, (rows,))
+        done = retire(done, chosen, end_id)
+        return index + 1, chosen[:, None], done, tokens, attended, caches, scores, lengths, ranked
 
     _, _, _, tokens, attended, _, _, _, ranked = _loop(step, (*state, scores, lengths, ranked), max_length)
     if all_beams:
