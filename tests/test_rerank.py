@@ -25,6 +25,13 @@ def test_consensus_weighs_the_hypotheses_by_their_probability():
     assert rerank.choose(hypotheses, [-1.0, -1.1, -1.2], "I have a dog.", lexicon) == 0
 
 
+def test_the_chrf_matrix_is_sacrebleus_sentence_chrf():
+    chrf = sacrebleu.metrics.CHRF()
+    texts = ["Tengo un perro.", "Tengo un  perro grande.", "", "a", "¿Dónde está Tom?", "Tengo un perro."]
+    expected = [[chrf.sentence_score(hypothesis, [reference]).score for reference in texts] for hypothesis in texts]
+    np.testing.assert_array_equal(rerank.chrf_matrix(texts), expected)  # to the last bit: the same choices
+
+
 def beam_of(translator, english, beam):
     texts, scores = translator.text_function(beam, all_beams=True)([english])
     return [s.decode() for s in texts.numpy()], scores.numpy()
