@@ -7,7 +7,9 @@ for stand-ins and writes. Here `python -m translator translate --file F
 --output O` is timed as a whole process on N test sentences and on one:
 (N - 1) / (t_N - t_1) is the job's rate with the start-up left out. Each run
 starts with an empty XLA compile cache, as on a new machine, except the
-second `--xla on` run, which reuses the first one's.
+second `--xla on` run, which reuses the first one's. Default flags and
+`--beam 1` then run in turn, a few pairs: what beam search costs a user, as
+a ratio that holds on a machine whose speed drifts.
 
 Then the same job's stages are timed in this process, by calling the
 functions the command calls, on the same batches, one batch at a time (the
@@ -16,6 +18,7 @@ command decodes two at a time, in threads).
 
 import contextlib
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -30,6 +33,9 @@ from translator.defaults import DEFAULT_BEAM
 from translator.translator import Translator
 
 SENTENCES, QUICK_SENTENCES = 2000, 50
+# Default flags and `--beam 1`, run in turn this many times: their ratio pair by pair holds when the machine's
+# speed drifts, as a shared machine's does.
+PAIRS, QUICK_PAIRS = 3, 1
 PROJECT = Path(__file__).resolve().parent.parent
 # Name, beam flags, XLA flags, and whether the run starts with the previous run's compile cache.
 RUNS = (
@@ -87,6 +93,16 @@ def whole_processes(model_path, source, one_line, count, directory):
             "xla_compilations": xla_compilations(cache) - before,
         }
     return runs
+
+
+def paired_ratios(model_path, source, directory, pairs):
+    """Whole-process seconds of default flags over those of `--beam 1`, one pair at a time, each pair run in turn."""
+    ratios = []
+    for _ in range(pairs):
+        beam, greedy = (command_seconds(model_path, source, flags, tempfile.mkdtemp(dir=directory))
+                        for flags in ([], ["--beam", "1"]))
+        ratios.append(beam / greedy)
+    return ratios
 
 
 def profile(model_path, source, beam_size, jit_compile):
@@ -163,8 +179,10 @@ def run(model_path, sentences, quick=False):
         source.write_text("".join(sentence + "\n" for sentence in sentences), encoding="utf-8")
         one_line.write_text(sentences[0] + "\n", encoding="utf-8")
         runs = whole_processes(model_path, source, one_line, len(sentences), directory)
+        ratios = paired_ratios(model_path, source, directory, QUICK_PAIRS if quick else PAIRS)
         stages = profile(model_path, source, DEFAULT_BEAM, runs["default flags"]["xla"])
-    return {"sentences": len(sentences), "default_beam": DEFAULT_BEAM, "runs": runs, "profile": stages}
+    return {"sentences": len(sentences), "default_beam": DEFAULT_BEAM, "runs": runs,
+            "default_over_greedy": ratios, "profile": stages}
 
 
 def table_rows(result):
@@ -178,6 +196,10 @@ def table_rows(result):
                      f"{run['sentences_per_s']:,.0f} sentences/s" if run["sentences_per_s"] else "n/a", "", ""))
         rows.append(("    seconds: the whole run; the one-line run (start-up)",
                      f"{run['seconds']:.1f} s; {run['one_line_seconds']:.1f} s", "", ""))
+    ratios = result["default_over_greedy"]
+    rows.append((f"default flags (beam {result['default_beam']}) / --beam 1, whole-process seconds, run in turn: "
+                 f"median of {len(ratios)} pairs (min-max)",
+                 f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})", "", ""))
     stages = result["profile"]
     rows.append(("start-up, default flags: loading the model; tracing the graphs (in this process)",
                  f"{stages['loading_seconds']:.1f} s; {stages['tracing_seconds']:.1f} s", "", ""))

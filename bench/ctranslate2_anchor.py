@@ -286,4 +286,23 @@ def table_rows(result):
     rows.append((f"    beam {result['beam_size']} outputs equal to ours (length normalisations differ)",
                  ", ".join(f"{compute_type} {count}/{timed}" for compute_type, count in result["beam_match"].items()),
                  "", ""))
-    return rows
+    return rows + summary_rows(result)
+
+
+def summary_rows(result):
+    """The comparisons that matter, as ratios: ours over CTranslate2 (above 1: ours faster), and what going
+    from greedy to beam search costs each engine."""
+    rates, beam = result["sentences_per_s"], f"beam_{result['beam_size']}"
+    ours_over = {compute_type: {decoding: 1 / ratio for decoding, ratio in result["ratio"][compute_type].items()}
+                 for compute_type in COMPUTE_TYPES}
+    beam_cost = ", ".join(f"{engine} {rates[engine]['greedy'] / rates[engine][beam]:.1f}x"
+                          for engine in ("ours", *COMPUTE_TYPES))
+    return [
+        (f"ours / CTranslate2 float32, beam {result['beam_size']} (sentences/s)",
+         f"{ours_over['float32'][beam]:.2f}", ">= 1", "PASS" if ours_over["float32"][beam] >= 1 else "MISS"),
+        ("ours / CTranslate2 int8, greedy (sentences/s)",
+         f"{ours_over['int8']['greedy']:.2f}", ">= 1", "PASS" if ours_over["int8"]["greedy"] >= 1 else "MISS"),
+        ("    ours / CTranslate2 int8, beam 4; ours / CTranslate2 float32, greedy",
+         f"{ours_over['int8'][beam]:.2f}; {ours_over['float32']['greedy']:.2f}", "", ""),
+        (f"greedy -> beam {result['beam_size']}: time per sentence multiplied by", beam_cost, "", ""),
+    ]

@@ -125,12 +125,16 @@ def test_translate_file_section_times_whole_commands_and_profiles_their_stages(q
     first, second = runs["--xla on, first run"], runs["--xla on, second run"]
     assert first["xla"] and first["xla_compilations"] > 0 and second["xla_compilations"] == 0
 
+    assert len(result["default_over_greedy"]) == command_line.QUICK_PAIRS
+    assert all(ratio > 0 for ratio in result["default_over_greedy"])
+
     profile = result["profile"]
     assert list(profile["seconds"]) == list(command_line.STAGES) and profile["pieces"] == len(sentences)
     assert profile["seconds"]["decoding"] > 0 and profile["total_seconds"] == sum(profile["seconds"].values())
     rows = command_line.table_rows(result)
-    assert len(rows) == 2 * len(runs) + 2 + len(command_line.STAGES)
-    assert all(len(row) == 4 for row in rows) and "where the time goes" in rows[2 * len(runs) + 1][0]
+    assert len(rows) == 2 * len(runs) + 3 + len(command_line.STAGES)
+    assert "--beam 1, whole-process seconds, run in turn" in rows[2 * len(runs)][0]
+    assert all(len(row) == 4 for row in rows) and "where the time goes" in rows[2 * len(runs) + 2][0]
 
 
 def test_a_missing_corpus_is_one_line_not_a_traceback(tmp_path, capsys):

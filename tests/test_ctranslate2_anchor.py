@@ -54,6 +54,10 @@ def test_bench_section_reports_every_figure(tiny_model_dir, sentences):
         result["sentences_per_s"]["int8"]["greedy"] / result["sentences_per_s"]["ours"]["greedy"])
     rows = ctranslate2_rows(result)
     assert rows[0][3] == "PASS" and any("CTranslate2 int8" in row[0] for row in rows)
+    verdicts = {row[0]: (row[1], row[3]) for row in rows}
+    ours_over_int8 = result["sentences_per_s"]["ours"]["greedy"] / result["sentences_per_s"]["int8"]["greedy"]
+    assert verdicts["ours / CTranslate2 int8, greedy (sentences/s)"] == (
+        f"{ours_over_int8:.2f}", "PASS" if ours_over_int8 >= 1 else "MISS")
 
 
 def test_bench_section_is_skipped_without_ctranslate2(monkeypatch):
