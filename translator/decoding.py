@@ -144,7 +144,7 @@ def gnmt_penalty(lengths, alpha):
     so a longer one is not beaten by a short one merely for having more words to pay for.
 
     >>> [round(float(p), 3) for p in gnmt_penalty(ops.convert_to_tensor([1.0, 7.0]), 0.6)]
-    [1.0, 1.515]
+    [1.0, 1.516]
     """
     return ops.power((5.0 + lengths) / 6.0, alpha)
 
