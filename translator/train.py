@@ -21,7 +21,7 @@ import keras
 import tensorflow as tf
 
 from translator import batches, data, model_dir, run_state, selection
-from translator.config import ARCHITECTURE_FIELDS, Config
+from translator.config import ARCHITECTURE_FIELDS, Config, preset
 from translator.devices import accelerator, choose_strategy
 from translator.machine import machine_record
 from translator.model import count_parameters
@@ -40,6 +40,12 @@ def warm_start_config(directory, **overrides):
     if fixed:
         raise ValueError(f"training from {directory} keeps its architecture: {', '.join(sorted(fixed))} cannot change")
     return config.replace(**overrides)
+
+
+def configure(preset_name="default", start_from=None, **overrides):
+    """The config of a run: `overrides` on the model in `start_from` (see `warm_start_config`), else on the
+    preset `preset_name`."""
+    return warm_start_config(start_from, **overrides) if start_from else preset(preset_name, **overrides)
 
 
 def start_from_record(directory):
