@@ -74,6 +74,16 @@ def test_a_rerun_skips_finished_stages_and_never_writes_over_the_model(tiny_reci
         model_dir.read_metrics(folder / "models" / "tiny")["recipe"]["seconds"])
 
 
+def test_a_stage_declared_otherwise_since_it_ran_is_not_taken_for_done(tiny_recipe, monkeypatch):
+    folder, corpus, _ = tiny_recipe
+    changed = [{**recipe.RECIPES["tiny"][0], "epochs": 3}, *recipe.RECIPES["tiny"][1:]]
+    monkeypatch.setitem(recipe.RECIPES, "tiny", changed)
+    with pytest.raises(ValueError, match="made by another declaration of stage tiny-1"):
+        recipe.run("tiny", runs_dir=folder / "work", output_dir=folder / "models", final_name="changed",
+                   data_path=corpus)
+    assert not (folder / "models" / "changed").exists()
+
+
 def test_a_stage_killed_mid_epoch_resumes_and_the_stages_before_it_are_kept(tmp_path, pairs, command_env):
     # 2,000 pairs: an epoch of the tiny model is long enough (over a second) to be killed in.
     corpus = write_corpus(tmp_path / "pairs.tsv", pairs, 50)
