@@ -3,8 +3,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.bench-installed
-PRESET ?= default
+RECIPE ?= en-es
+PRESET ?=
 EPOCHS ?=
+RUNS ?=
+OVERWRITE ?=
 DATA ?=
 MODEL ?= saved_models/en-es
 SENTENCE ?= Where is the train station?
@@ -24,8 +27,10 @@ $(STAMP): setup.cfg pyproject.toml
 data: $(STAMP)
 	$(PY) -m translator data $(if $(DATA),--data "$(DATA)")
 
+# The whole recipe of the shipped model (hours; resumable: run it again after a stop), or one PRESET run.
 train: $(STAMP)
-	$(PY) -m translator train --preset $(PRESET) $(if $(EPOCHS),--epochs $(EPOCHS)) $(if $(DATA),--data "$(DATA)")
+	$(PY) -m translator train $(if $(PRESET),--preset $(PRESET) $(if $(EPOCHS),--epochs $(EPOCHS)),--recipe $(RECIPE)) \
+		$(if $(DATA),--data "$(DATA)") $(if $(RUNS),--runs "$(RUNS)") $(if $(filter 1 yes true,$(OVERWRITE)),--overwrite)
 
 translate: $(STAMP)
 	$(PY) -m translator translate --model "$(MODEL)" $(if $(BEAM),--beam $(BEAM)) "$(SENTENCE)"

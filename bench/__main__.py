@@ -12,7 +12,6 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import random
 import sys
 from pathlib import Path
@@ -30,22 +29,18 @@ QUICK_PAIRS = {"train": 2000, "val": 0, "test": 200}
 
 
 def machine_info():
-    import keras
     import numpy as np
     import tensorflow as tf
 
-    return {
-        "platform": platform.platform(),
-        "processor": platform.processor() or platform.machine(),
-        "cpu_count": os.cpu_count(),
+    from translator.machine import machine_record
+
+    return machine_record(
         # Another process busy on the same cores would slow every figure: say so.
-        "load_average_at_start": os.getloadavg() if hasattr(os, "getloadavg") else None,
-        "gpus": [device.name for device in tf.config.list_physical_devices("GPU")],
-        "python": platform.python_version(),
-        "tensorflow": tf.__version__,
-        "keras": keras.__version__,
-        "numpy": np.__version__,
-    }
+        load_average_at_start=os.getloadavg() if hasattr(os, "getloadavg") else None,
+        gpus=[device.name for device in tf.config.list_physical_devices("GPU")],
+        tensorflow=tf.__version__,
+        numpy=np.__version__,
+    )
 
 
 def english_sentences(pairs, seed=0):

@@ -2,7 +2,7 @@
 
 Both models train on the same sentences, vectorised by one word-level
 `TextPipeline` (the example's 20 source / 21 target slots). Ours then batches
-by length (`translator.train.make_dataset`); the example pads every batch to
+by length (`translator.batches.make_dataset`); the example pads every batch to
 the full length (`bench.keras_example.make_dataset`). What counts is real
 (non-padding) target tokens per second: padding is work that teaches nothing.
 """
@@ -16,10 +16,11 @@ import tensorflow as tf
 
 from bench import keras_example
 from translator import model_dir
+from translator.batches import make_dataset, vectorize
 from translator.config import Config, preset
 from translator.devices import resolve_auto
 from translator.text import TextPipeline
-from translator.train import compiled_model, make_dataset, vectorize
+from translator.training_model import compiled_model
 
 BATCH_SIZE = 64
 GPU_BATCH_SIZE = 512

@@ -14,7 +14,7 @@ import sys
 import numpy as np
 import pytest
 
-from translator import devices, model_dir, train
+from translator import devices, model_dir, run_state
 from translator.translator import Translator
 
 
@@ -61,7 +61,7 @@ def test_two_workers_train_one_model_and_only_the_chief_saves_it(tmp_path, pairs
     assert training["machine"]["replicas"] == 2 and training["epochs"] == 2
     # One model, trained in step: both workers logged the same losses and hold the same weights.
     other_run = other / "runs" / "tiny.worker-1"
-    histories = [train.read_history(run / "history.csv") for run in (chief / "runs" / "tiny", other_run)]
+    histories = [run_state.read_history(run / "history.csv") for run in (chief / "runs" / "tiny", other_run)]
     for history in histories:
         for row in history:
             del row["seconds"]

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 
-from translator import model_dir, train
+from translator import model_dir, run_state, train
 from translator.config import preset
 
 
@@ -52,7 +52,7 @@ def test_a_run_killed_mid_epoch_resumes_after_its_last_finished_epoch(tmp_path, 
     assert "resuming the run" in again.stderr  # a log record, which the CLI writes to stderr
     # Only the unfinished epoch ran again.
     assert "Epoch 1/2" not in again.stdout and "Epoch 2/2" in again.stdout
-    history = train.read_history(run_dir / "history.csv")
+    history = run_state.read_history(run_dir / "history.csv")
     assert [row["epoch"] for row in history] == ["0", "1"]
     assert not (run_dir / "backup").exists()  # removed once the run finished
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from keras import ops
 
-from translator import model_dir, optimizer, train
+from translator import batches, model_dir, optimizer, train
 from translator.config import preset
 from translator.losses import MaskedAccuracy, MaskedCrossEntropy
 from translator.model import Transformer
@@ -37,17 +37,17 @@ def test_warmup_then_inverse_square_root():
 def test_batches_are_bucketed_and_shifted_for_teacher_forcing(pairs):
     english, spanish = zip(*pairs)
     pipeline = TextPipeline.adapt(preset("tiny"), english, spanish)
-    source, target = train.vectorize(pipeline, pairs)
-    batches = list(train.make_dataset(source, target, batch_size=8))
+    source, target = batches.vectorize(pipeline, pairs)
+    made = list(batches.make_dataset(source, target, batch_size=8))
     padding_share = []
-    for inputs, labels in batches:
+    for inputs, labels in made:
         decoder_inputs = inputs["decoder_inputs"].numpy()
         assert (decoder_inputs[:, 0] == pipeline.start_id).all()
         np.testing.assert_array_equal(decoder_inputs[:, 1:], labels.numpy()[:, :-1])
         padding_share.append((inputs["encoder_inputs"].numpy() == 0).mean())
     # Padded to each batch's longest sentence, not to the sequence length.
     assert np.mean(padding_share) < 0.5
-    assert sum(len(labels) for _, labels in batches) == len(pairs)
+    assert sum(len(labels) for _, labels in made) == len(pairs)
 
 
 def test_tiny_model_overfits_twenty_pairs(pairs):
@@ -58,7 +58,7 @@ def test_tiny_model_overfits_twenty_pairs(pairs):
     config = config.replace(
         source_vocab_size=len(pipeline.source_vocabulary), target_vocab_size=len(pipeline.target_vocabulary)
     )
-    dataset = train.make_dataset(*train.vectorize(pipeline, twenty), batch_size=20).cache()
+    dataset = batches.make_dataset(*batches.vectorize(pipeline, twenty), batch_size=20).cache()
     keras.utils.set_random_seed(0)
     model = Transformer(config)
     model.build()
@@ -124,8 +124,10 @@ def test_a_finished_run_run_again_writes_its_model_without_training_again(pairs,
     kwargs = dict(output_dir=tmp_path / "models", runs_dir=tmp_path / "runs", splits=splits)
     output = train.train(config, **kwargs)
     first = model_dir.read_metrics(output)["training"]["history"]
-    with caplog.at_level("INFO", logger="translator.train"):
+    with pytest.raises(model_dir.ModelDirError, match="already holds a model"):
         train.train(config, **kwargs)
+    with caplog.at_level("INFO", logger="translator.run_state"):
+        train.train(config, overwrite=True, **kwargs)
     assert "finished after 2 epochs" in caplog.text
     assert model_dir.read_metrics(output)["training"]["history"] == first
 

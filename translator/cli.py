@@ -89,18 +89,23 @@ def cmd_data(args):
 
 
 def cmd_train(args):
-    from translator import train
-    from translator.config import preset
+    from translator import recipe, train
 
-    chosen = (("epochs", args.epochs), ("name", args.name), ("learning_rate", args.learning_rate),
-              ("dropout", args.dropout), ("seed", args.seed))
+    chosen = (("epochs", args.epochs), ("learning_rate", args.learning_rate), ("dropout", args.dropout),
+              ("seed", args.seed))
     overrides = {k: v for k, v in chosen if v is not None}
-    overrides.update(mixed_precision=SWITCHES[args.mixed_precision], jit_compile=SWITCHES[args.xla])
-    if args.start_from:
-        config = train.warm_start_config(args.start_from, **overrides)
-    else:
-        config = preset(args.preset, **overrides)
-    train.train(config, data_path=args.data, output_dir=args.output, start_from=args.start_from)
+    switches = dict(mixed_precision=SWITCHES[args.mixed_precision], jit_compile=SWITCHES[args.xla])
+    if args.recipe:
+        if overrides:
+            flags = ", ".join("--" + k.replace("_", "-") for k in overrides)
+            raise ValueError(f"not with --recipe: {flags} (a recipe's stages train as declared in translator/recipe.py)")
+        recipe.run(args.recipe, runs_dir=args.runs, output_dir=args.output, final_name=args.name,
+                   overwrite=args.overwrite, data_path=args.data, **switches)
+        return
+    config = train.configure(args.preset, args.start_from, **overrides, **switches,
+                             **({"name": args.name} if args.name else {}))
+    train.train(config, data_path=args.data, output_dir=args.output, runs_dir=args.runs, start_from=args.start_from,
+                overwrite=args.overwrite)
 
 
 def input_lines(args):
@@ -248,9 +253,11 @@ def build_parser():
 
     p = commands.add_parser("train", help="train a model and write saved_models/<name>/")
     start = p.add_mutually_exclusive_group()
-    start.add_argument("--preset", default="default", help="default, reference or tiny")
+    start.add_argument("--recipe", help="run every stage of this recipe (en-es: the shipped model; tiny), "
+                                        "resumable, and write saved_models/<recipe>/")
+    start.add_argument("--preset", default="default", help="one run of this preset: default, reference or tiny")
     p.add_argument("--epochs", type=int, help="override the preset's epochs")
-    p.add_argument("--name", help="override the run name (the saved_models/ subdirectory)")
+    p.add_argument("--name", help="override the run name (the saved_models/ subdirectory; with --recipe, the final model's)")
     p.add_argument("--learning-rate", type=float, help="override the peak learning rate")
     p.add_argument("--dropout", type=float, help="override the dropout of each sublayer's output")
     p.add_argument("--seed", type=int, help="override the seed: the shuffling and the invented names and numbers")
@@ -259,6 +266,8 @@ def build_parser():
                             "to train it longer or on your own pairs")
     p.add_argument("--data", help="corpus path; default: $TRANSLATOR_DATA, data/, download")
     p.add_argument("--output", default="saved_models", help="where to write the model directory")
+    p.add_argument("--runs", default="runs", help="where runs keep their state, to resume (default runs/)")
+    p.add_argument("--overwrite", action="store_true", help="replace the model directory if it exists")
     add_switch_argument(p, "--mixed-precision", "float16 compute (bfloat16 on TPU)")
     add_switch_argument(p, "--xla", "XLA compilation")
     p.set_defaults(run=cmd_train)

@@ -31,6 +31,7 @@ from keras import ops
 from translator import masks, selection
 from translator.config import Config
 from translator.losses import MaskedAccuracy, MaskedCrossEntropy
+from translator.machine import machine_record
 from translator.model import Transformer, count_parameters
 from translator.optimizer import make_optimizer
 from translator.tokens import END, PAD_ID, START
@@ -217,10 +218,7 @@ def fit(ids_path, output, config=None, minutes=None, bleu_sentences=1000, bleu_e
         "val_loss": model.evaluate(val, verbose=0, return_dict=True)["loss"],
         "val_piece_bleu": piece_bleu(model, *bleu_slice, vocabulary),
         "train_seconds": sum(row["seconds"] for row in progress.history),
-        "machine": {
-            "platform": platform.platform(), "accelerator": device_name(),
-            "backend": keras.backend.backend(), "keras": keras.__version__,
-        },
+        "machine": machine_record(accelerator=device_name()),
         "config": dataclasses.asdict(config),
         "history": progress.history,
     }

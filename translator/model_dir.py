@@ -8,16 +8,25 @@
     words_en.txt     English word <TAB> its count in the training split (see `placeholders`)
     words_es.txt     every lower-cased Spanish word of the training split (see `rerank`)
     metrics.json     training history and, after `evaluate`, the scores
+
+A directory is written whole (`writing`): beside its place, renamed into it
+when complete, and never over a model unless asked to.
 """
 
+import contextlib
 import json
+import shutil
 from pathlib import Path
 
 import keras
 
-from translator import layers  # noqa: F401  (registers the layers for loading)
+from translator import (
+    layers,  # noqa: F401  (registers the layers for loading)
+    placeholders,
+    rerank,
+)
 from translator.config import Config
-from translator.model import Transformer
+from translator.model import Transformer, count_parameters
 from translator.text import TextPipeline
 
 MODEL_FILE = "model.keras"
@@ -26,7 +35,34 @@ METRICS_FILE = "metrics.json"
 
 
 class ModelDirError(RuntimeError):
-    """The model directory is missing or unreadable; the message says how to make one."""
+    """The model directory is missing, unreadable or in the way; the message says what to do."""
+
+
+def check_free(directory, overwrite=False):
+    """Raises `ModelDirError` if `directory` holds a model, unless `overwrite`: a trained model is hours of work."""
+    if not overwrite and (Path(directory) / MODEL_FILE).exists():
+        raise ModelDirError(f"{directory} already holds a model: choose another --name, or --overwrite to replace it")
+
+
+@contextlib.contextmanager
+def writing(directory, overwrite=False):
+    """Yields an empty directory beside `directory` to write a model into; it becomes `directory` when the
+    block ends without error. A process killed meanwhile leaves `directory` as it was.
+
+    Example:
+
+        with model_dir.writing("saved_models/mine") as partial:
+            model_dir.save(partial, model, pipeline, config)
+    """
+    directory = Path(directory)
+    check_free(directory, overwrite)
+    partial = directory.with_name(directory.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)  # left by a process killed while writing
+    partial.mkdir(parents=True)
+    yield partial
+    if directory.exists():
+        shutil.rmtree(directory)
+    partial.rename(directory)
 
 
 def save(directory, model, pipeline, config):
@@ -40,6 +76,19 @@ def save(directory, model, pipeline, config):
     clean.save(directory / MODEL_FILE)
     config.to_json(directory / CONFIG_FILE)
     pipeline.save(directory)
+
+
+def write(directory, model, pipeline, config, train_pairs, overwrite=False, **training):
+    """The model directory of a finished run, written whole: the model, its vocabularies, the training
+    split's word counts (for stand-ins and re-ranking) and `training` in metrics.json."""
+    with writing(directory, overwrite) as partial:
+        save(partial, model, pipeline, config)
+        placeholders.save_word_counts(partial, (english for english, _ in train_pairs))
+        rerank.save_lexicon(partial, (spanish for _, spanish in train_pairs))
+        update_metrics(
+            partial, training={"parameters": count_parameters(model), **training, "train_pairs": len(train_pairs)}
+        )
+    return Path(directory)
 
 
 def load(directory):

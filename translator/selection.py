@@ -15,6 +15,7 @@ import numpy as np
 import sacrebleu
 
 EPOCH_FILE = "epoch_{:03d}.weights.h5"
+BEST_FILE = "best.weights.h5"
 logger = logging.getLogger(__name__)
 
 
@@ -51,7 +52,7 @@ class BleuCheckpoint(keras.callbacks.Callback):
         self.references = [spanish for _, spanish in pairs]
         self.directory = Path(directory)
         self.best = best
-        self.best_path = self.directory / "best.weights.h5"
+        self.best_path = self.directory / BEST_FILE
         self.translator = None
 
     def score(self, pairs=None):
@@ -86,3 +87,50 @@ def average_weights(model, paths):
         weights = model.get_weights()
         total = weights if total is None else [t + w for t, w in zip(total, weights)]
     model.set_weights([np.asarray(t / len(paths), dtype=t.dtype) for t in total])
+
+
+def monitored(config):
+    """The epoch log value that judges a run's epochs, and "max" or "min": which way is better."""
+    return ("val_bleu", "max") if config.bleu_sentences else ("val_loss", "min")
+
+
+def checkpoint(pipeline, config, val_pairs, run_dir, history):
+    """The callback that keeps the best epoch's weights in `run_dir`: by greedy BLEU on the first
+    `config.bleu_sentences` of `val_pairs` (every epoch's weights kept too, for averaging), else by
+    validation loss. `history`, the rows of the epochs already run, gives a resumed run its best so far."""
+    if config.bleu_sentences:
+        done = [float(row["val_bleu"]) for row in history if row.get("val_bleu")]
+        return BleuCheckpoint(
+            pipeline, config, val_pairs[: config.bleu_sentences], run_dir, best=max(done, default=-math.inf)
+        )
+    return keras.callbacks.ModelCheckpoint(
+        str(Path(run_dir) / BEST_FILE), monitor="val_loss", save_best_only=True, save_weights_only=True
+    )
+
+
+def choose_weights(model, config, run_dir, chooser, history, val_pairs):
+    """Loads the weights to ship into `model` and says which they are.
+
+    Without per-epoch BLEU: the best validation loss. With it: the best epoch
+    by BLEU, or the mean of the last `average_last` epochs if that scores
+    higher on the whole validation split (`val_pairs`): the per-epoch slice is
+    small, and the two are often within its noise of each other.
+    """
+    best = Path(run_dir) / BEST_FILE
+    if best.is_file():
+        model.load_weights(str(best))
+    if not config.bleu_sentences:
+        return {"by": "validation loss"}
+    scores = [float(row["val_bleu"]) for row in history]
+    kept = {"by": "validation BLEU", "epoch": int(np.argmax(scores)) + 1, "val_bleu": round(max(scores), 2)}
+    last = epoch_weights(run_dir, config.average_last)
+    if config.average_last > 1 and len(last) == config.average_last:
+        kept["validation_split_bleu"] = round(chooser.score(val_pairs), 2)
+        average_weights(model, last)
+        averaged = chooser.score(val_pairs)
+        kept["average"] = {"epochs": [path.name for path in last], "validation_split_bleu": round(averaged, 2)}
+        if averaged > kept["validation_split_bleu"]:
+            kept["by"] = f"mean of the last {len(last)} epochs"
+        else:
+            model.load_weights(str(best))
+    return kept

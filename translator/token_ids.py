@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from translator import augment, data, model_dir, train
+from translator import augment, batches, data, model_dir
 from translator.config import Config, preset
 from translator.ids_training import HISTORY_FILE, WEIGHTS_FILE
 from translator.model import Transformer
@@ -43,10 +43,10 @@ def export(vocabulary_dir, config, output, data_path=None, versions=4):
     splits = data.load_splits(data_path)
     dtype = "uint16" if len(pipeline.target_vocabulary) < 2**16 else "int32"
     trains = [
-        train.vectorize(pipeline, augment.copy_augment(splits["train"], config.copy_augmentation, seed=config.seed + k))
+        batches.vectorize(pipeline, augment.copy_augment(splits["train"], config.copy_augmentation, seed=config.seed + k))
         for k in range(versions)
     ]
-    val_source, val_target = train.vectorize(pipeline, splits["val"])
+    val_source, val_target = batches.vectorize(pipeline, splits["val"])
     np.savez_compressed(
         output,
         train_source=np.stack([source for source, _ in trains]).astype(dtype),
@@ -72,7 +72,7 @@ def import_weights(fitted_dir, vocabulary_dir, output, data_path=None):
         raise ValueError(f"{fitted_dir / WEIGHTS_FILE} does not fit the config in {HISTORY_FILE}")
     model.set_weights([w.astype("float32") for w in weights])
     splits = data.load_splits(data_path)
-    train.write_model_dir(
+    model_dir.write(
         output, model, pipeline, config, splits["train"],
         trained_on="token ids (translator.ids_training)", **summary,
     )

@@ -1,0 +1,148 @@
+"""The recipe, really run: `python -m translator train --recipe tiny` end to end, run again, killed and resumed;
+and no training command writes over a model directory unless told to."""
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from translator import cli, model_dir, recipe, run_state
+
+
+def write_corpus(path, pairs, copies):
+    """`copies` numbered copies of `pairs` as English<TAB>Spanish lines: a corpus of any size."""
+    path.write_text("".join(f"{en} {i}\t{es} {i}\n" for i in range(copies) for en, es in pairs), encoding="utf-8")
+    return path
+
+
+def train_command(*args):
+    return [sys.executable, "-m", "translator", "train", *map(str, args)]
+
+
+@pytest.fixture(scope="module")
+def tiny_recipe(tmp_path_factory, pairs, command_env):
+    """The tiny recipe run once through the command: its folder and the command's output."""
+    folder = tmp_path_factory.mktemp("recipe")
+    corpus = write_corpus(folder / "pairs.tsv", pairs, 5)
+    command = train_command("--recipe", "tiny", "--data", corpus, "--output", "models", "--runs", "work")
+    result = subprocess.run(command, cwd=folder, env=command_env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return folder, corpus, result
+
+
+def test_the_tiny_recipe_runs_every_stage_and_records_them_in_the_final_model(tiny_recipe):
+    folder, _, result = tiny_recipe
+    declared = recipe.RECIPES["tiny"]
+    for number, stage in enumerate(declared, 1):
+        assert f"stage {number}/{len(declared)}, {stage['name']} (" in result.stderr
+        assert (folder / "work" / "tiny" / "models" / stage["name"] / model_dir.MODEL_FILE).is_file()
+    final = folder / "models" / "tiny"
+    model, _, config = model_dir.load(final)
+    assert config.name == "tiny"
+    metrics = model_dir.read_metrics(final)
+    assert metrics["recipe"]["name"] == "tiny" and metrics["recipe"]["stages"] == declared
+    assert [row["stage"] for row in metrics["recipe"]["seconds"]] == [stage["name"] for stage in declared]
+    assert all(row["seconds"] > 0 for row in metrics["recipe"]["seconds"])
+    # The last stage averages the first two: the lineage `translator average` records.
+    parts = metrics["training"]["averaged"]
+    assert [part["model"] for part in parts] == ["work/tiny/models/tiny-1", "work/tiny/models/tiny-2"]
+    assert parts[1]["started_from"]["model"] == "work/tiny/models/tiny-1" and parts[1]["epochs"] == 2
+    weights = [model_dir.load(folder / part["model"])[0].get_weights() for part in parts]
+    assert all(((a + b) / 2 == pytest.approx(m)) for a, b, m in zip(*weights, model.get_weights()))
+
+
+def test_a_rerun_skips_finished_stages_and_never_writes_over_the_model(tiny_recipe, command_env):
+    folder, corpus, _ = tiny_recipe
+    final = folder / "models" / "tiny" / model_dir.MODEL_FILE
+    before = final.read_bytes()
+    refused = subprocess.run(train_command("--recipe", "tiny", "--data", corpus, "--output", "models", "--runs", "work"),
+                             cwd=folder, env=command_env, capture_output=True, text=True, timeout=300)
+    assert refused.returncode == 2
+    assert refused.stderr.strip().splitlines() == [
+        "translator train: models/tiny already holds a model: choose another --name, or --overwrite to replace it"]
+    assert final.read_bytes() == before
+
+    again = subprocess.run(train_command("--recipe", "tiny", "--data", corpus, "--output", "models", "--runs", "work",
+                                         "--name", "again"),
+                           cwd=folder, env=command_env, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert again.stderr.count("done before") == 3 and "Epoch" not in again.stdout
+    assert (folder / "models" / "again" / model_dir.MODEL_FILE).read_bytes() == before
+    assert model_dir.read_metrics(folder / "models" / "again")["recipe"]["seconds"] == (
+        model_dir.read_metrics(folder / "models" / "tiny")["recipe"]["seconds"])
+
+
+def test_a_stage_declared_otherwise_since_it_ran_is_not_taken_for_done(tiny_recipe, monkeypatch):
+    folder, corpus, _ = tiny_recipe
+    changed = [{**recipe.RECIPES["tiny"][0], "epochs": 3}, *recipe.RECIPES["tiny"][1:]]
+    monkeypatch.setitem(recipe.RECIPES, "tiny", changed)
+    with pytest.raises(ValueError, match="made by another declaration of stage tiny-1"):
+        recipe.run("tiny", runs_dir=folder / "work", output_dir=folder / "models", final_name="changed",
+                   data_path=corpus)
+    assert not (folder / "models" / "changed").exists()
+
+
+def test_a_stage_killed_mid_epoch_resumes_and_the_stages_before_it_are_kept(tmp_path, pairs, command_env):
+    # 2,000 pairs: an epoch of the tiny model is long enough (over a second) to be killed in.
+    corpus = write_corpus(tmp_path / "pairs.tsv", pairs, 50)
+    command = train_command("--recipe", "tiny", "--data", corpus, "--output", "models", "--runs", "work")
+    second = tmp_path / "work" / "tiny" / "state" / "tiny-2" / run_state.HISTORY_FILE
+    with open(tmp_path / "first.log", "w") as log:
+        process = subprocess.Popen(command, cwd=tmp_path, env=command_env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + 240
+            while len(run_state.read_history(second)) < 1:
+                assert process.poll() is None, (tmp_path / "first.log").read_text()[-3000:]
+                assert time.monotonic() < deadline
+                time.sleep(0.02)
+        finally:
+            process.kill()  # SIGKILL, as the second stage's second epoch starts
+            process.wait()
+    assert len(run_state.read_history(second)) == 1
+    first_stage = tmp_path / "work" / "tiny" / "models" / "tiny-1" / model_dir.MODEL_FILE
+    first_stage_bytes = first_stage.read_bytes()
+    assert not (tmp_path / "work" / "tiny" / "models" / "tiny-2").exists() and not (tmp_path / "models").exists()
+
+    again = subprocess.run(command, cwd=tmp_path, env=command_env, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert "tiny-1 (train preset tiny, epochs 2): done before" in again.stderr
+    assert "resuming the run" in again.stderr
+    # Only the second stage's unfinished epoch ran again.
+    assert "Epoch 1/2" not in again.stdout and again.stdout.count("Epoch 2/2") == 1
+    assert [row["epoch"] for row in run_state.read_history(second)] == ["0", "1"]
+    assert first_stage.read_bytes() == first_stage_bytes
+    assert model_dir.read_metrics(tmp_path / "models" / "tiny")["recipe"]["name"] == "tiny"
+
+
+def test_a_preset_run_refuses_to_write_over_a_model_unless_told(tmp_path, pairs, capsys):
+    corpus = write_corpus(tmp_path / "pairs.tsv", pairs, 1)
+    existing = tmp_path / "models" / "mine"
+    existing.mkdir(parents=True)
+    (existing / model_dir.MODEL_FILE).write_text("hours of training")
+    args = ["train", "--preset", "tiny", "--epochs", "1", "--name", "mine", "--data", str(corpus),
+            "--output", str(tmp_path / "models"), "--runs", str(tmp_path / "runs")]
+    assert cli.main(args) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"translator train: {existing} already holds a model: choose another --name, or --overwrite to replace it")
+    assert (existing / model_dir.MODEL_FILE).read_text() == "hours of training"
+    assert not (tmp_path / "runs").exists()  # refused before any work
+
+    assert cli.main([*args, "--overwrite"]) == 0
+    assert model_dir.load(existing)[2].name == "mine"
+    assert json.loads((existing / model_dir.METRICS_FILE).read_text())["training"]["epochs"] == 1
+
+
+def test_a_recipe_is_checked_before_any_stage_runs(monkeypatch):
+    for name in recipe.RECIPES:
+        assert recipe.stages(name) is recipe.RECIPES[name]
+    with pytest.raises(ValueError, match="unknown recipe 'nope'"):
+        recipe.stages("nope")
+    monkeypatch.setitem(recipe.RECIPES, "later", [{"name": "a", "kind": "train", "from": "b"},
+                                                  {"name": "b", "kind": "train", "preset": "tiny"}])
+    with pytest.raises(ValueError, match="stage a reads 'b', which is not a stage before it"):
+        recipe.stages("later")
+    monkeypatch.setitem(recipe.RECIPES, "odd", [{"name": "a", "kind": "distil"}])
+    with pytest.raises(ValueError, match="unknown kind 'distil'"):
+        recipe.stages("odd")

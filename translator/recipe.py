@@ -1,0 +1,152 @@
+"""Recipes: the whole schedule of runs that makes a model, declared once as plain data.
+
+`translator train --recipe en-es` (`make train`) makes the shipped model
+`saved_models/en-es/` from the corpus: it runs the stages of `RECIPES["en-es"]`
+in order. Each stage writes one model directory, `RUNS/<recipe>/models/<stage>/`;
+a train stage keeps its run state in `RUNS/<recipe>/state/<stage>/`
+(`run_state`), so a stop at any moment loses at most the epoch under way,
+and a stage whose model directory is complete is skipped when the recipe runs
+again. The last stage's model is then copied to `saved_models/<recipe>/` (or
+`--name`), never over a model there without `--overwrite`; its metrics.json
+records the recipe as declared and each stage's time.
+
+A stage is a dict: its `name`, its `kind`, and what that kind reads:
+
+    train     "preset": a preset of `config.PRESETS`, or "from": an earlier stage whose
+              model it trains longer; any other key overrides that `Config` field
+    average   "of": earlier stages, whose models' weights it averages (`translator.average`)
+
+A new kind is one function `(stage, recipe_dir, output, settings)` in `KINDS`
+and the keys naming its earlier stages in `EARLIER_STAGE_KEYS`.
+
+Example:
+
+    run("tiny", runs_dir="runs", output_dir="saved_models", data_path="pairs.tsv")
+"""
+
+import logging
+import shutil
+import time
+from pathlib import Path
+
+from translator import average, model_dir, train
+from translator.config import Config
+
+logger = logging.getLogger(__name__)
+
+RECIPES = {
+    # saved_models/en-es as it was made by hand (bench/RESULTS.md): the default preset's 14 epochs,
+    # 13 more in two runs at lower peak learning rates, then twice 6 more with a new seed (other
+    # shuffling, other invented names), averaged with the model they started from.
+    "en-es": [
+        {"name": "en-es-14", "kind": "train", "preset": "default"},
+        {"name": "en-es-21", "kind": "train", "from": "en-es-14", "epochs": 7, "learning_rate": 4e-4},
+        {"name": "en-es-27", "kind": "train", "from": "en-es-21", "epochs": 6, "learning_rate": 2e-4},
+        {"name": "en-es-33", "kind": "train", "from": "en-es-27", "epochs": 6, "learning_rate": 2e-4, "seed": 2027},
+        {"name": "mean-27-33", "kind": "average", "of": ["en-es-27", "en-es-33"]},
+        {"name": "en-es-39", "kind": "train", "from": "mean-27-33", "epochs": 6, "learning_rate": 2e-4, "seed": 2028},
+        {"name": "mean-27-33-39", "kind": "average", "of": ["mean-27-33", "en-es-39"]},
+    ],
+    # Seconds on a CPU, the same kinds of stage: tests and smoke runs.
+    "tiny": [
+        {"name": "tiny-1", "kind": "train", "preset": "tiny", "epochs": 2},
+        {"name": "tiny-2", "kind": "train", "from": "tiny-1", "epochs": 2, "seed": 2},
+        {"name": "tiny-mean", "kind": "average", "of": ["tiny-1", "tiny-2"]},
+    ],
+}
+
+# Keys of a stage that name earlier stages, whose models it reads.
+EARLIER_STAGE_KEYS = ("from", "of")
+# Keys of a train stage that are not `Config` overrides.
+TRAIN_KEYS = ("name", "kind", "preset", "from")
+
+
+def train_stage(stage, recipe_dir, output, settings):
+    """`translator train --preset P` or `--from STAGE`, with the stage's overrides."""
+    overrides = {key: value for key, value in stage.items() if key not in TRAIN_KEYS}
+    start_from = recipe_dir / "models" / stage["from"] if "from" in stage else None
+    config = train.configure(stage.get("preset"), start_from, name=output.name, **overrides,
+                             mixed_precision=settings["mixed_precision"], jit_compile=settings["jit_compile"])
+    train.train(config, data_path=settings["data_path"], output_dir=output.parent, runs_dir=recipe_dir / "state",
+                start_from=start_from)
+
+
+def average_stage(stage, recipe_dir, output, settings):
+    """`translator average` of earlier stages' models."""
+    average.average([recipe_dir / "models" / name for name in stage["of"]], output)
+
+
+KINDS = {"train": train_stage, "average": average_stage}
+
+
+def stages(name):
+    """The stages of the recipe `name`; raises `ValueError` (before any work) for an unknown recipe
+    or kind, or a stage that reads a stage not run before it."""
+    if name not in RECIPES:
+        raise ValueError(f"unknown recipe {name!r}; choose one of {', '.join(RECIPES)}")
+    done = set()
+    for stage in RECIPES[name]:
+        if stage["kind"] not in KINDS:
+            raise ValueError(f"stage {stage['name']}: unknown kind {stage['kind']!r}; choose one of {', '.join(KINDS)}")
+        for key in EARLIER_STAGE_KEYS:
+            earlier = stage.get(key, [])
+            for needed in [earlier] if isinstance(earlier, str) else earlier:
+                if needed not in done:
+                    raise ValueError(f"stage {stage['name']} reads {needed!r}, which is not a stage before it")
+        done.add(stage["name"])
+    return RECIPES[name]
+
+
+def describe(stage):
+    """One line for the progress log: `train from en-es-14, epochs 7, learning_rate 0.0004`."""
+    shown = {key: " + ".join(value) if isinstance(value, list) else value for key, value in stage.items()}
+    return f"{stage['kind']} " + ", ".join(f"{key} {value}" for key, value in shown.items() if key not in ("name", "kind"))
+
+
+def finished(output):
+    """Whether a stage's model directory is complete: metrics.json, written last, holds its training record."""
+    return "training" in model_dir.read_metrics(output)
+
+
+def run_stage(stage, recipe_dir, output, settings):
+    """Runs one stage into `output` and records its time there; returns the seconds."""
+    recorded = model_dir.read_metrics(output).get("recipe_stage", {})
+    if finished(output):
+        if recorded.get("stage", stage) != stage:
+            raise ValueError(f"{output} was made by another declaration of stage {stage['name']} "
+                             f"({recorded['stage']}): remove it, or choose other --runs")
+        return recorded.get("seconds")
+    shutil.rmtree(output, ignore_errors=True)  # what a stage killed before its end left
+    started = time.perf_counter()
+    KINDS[stage["kind"]](stage, recipe_dir, output, settings)
+    seconds = round(time.perf_counter() - started, 1)
+    model_dir.update_metrics(output, recipe_stage={"stage": stage, "seconds": seconds})
+    return seconds
+
+
+def run(name, runs_dir="runs", output_dir="saved_models", final_name=None, overwrite=False, data_path=None,
+        mixed_precision=None, jit_compile=None):
+    """Runs the recipe `name` (resuming it, see the module's docstring) and writes its model to
+    `output_dir/<final_name or name>/`, over a model there only with `overwrite`. Returns that directory."""
+    recipe = stages(name)
+    final = Path(output_dir) / (final_name or name)
+    model_dir.check_free(final, overwrite)  # now, not after hours of training
+    recipe_dir = Path(runs_dir) / name
+    settings = {"data_path": data_path, "mixed_precision": mixed_precision, "jit_compile": jit_compile}
+    seconds = []
+    for number, stage in enumerate(recipe, 1):
+        output = recipe_dir / "models" / stage["name"]
+        heading = f"recipe {name}, stage {number}/{len(recipe)}, {stage['name']} ({describe(stage)})"
+        before = finished(output)
+        logger.info("%s: %s", heading, f"done before, in {output}: skipped" if before else "starting")
+        seconds.append({"stage": stage["name"], "seconds": run_stage(stage, recipe_dir, output, settings)})
+        if not before:
+            logger.info("%s: done in %.0f s", heading, seconds[-1]["seconds"])
+    with model_dir.writing(final, overwrite) as partial:
+        last = recipe_dir / "models" / recipe[-1]["name"]
+        shutil.copytree(last, partial, dirs_exist_ok=True, ignore=shutil.ignore_patterns(model_dir.METRICS_FILE))
+        Config.from_json(partial / model_dir.CONFIG_FILE).replace(name=final.name).to_json(partial / model_dir.CONFIG_FILE)
+        metrics = {k: v for k, v in model_dir.read_metrics(last).items() if k != "recipe_stage"}
+        model_dir.update_metrics(partial, **metrics, recipe={"name": name, "stages": recipe, "seconds": seconds})
+    logger.info("recipe %s: wrote %s", name, final)
+    return final
