@@ -83,7 +83,8 @@ standard input gives empty output.
 as they are done, in input order (after one header line that describes the
 job); at the end it becomes OUT. Interrupted (Ctrl-C, SIGTERM), the job keeps
 OUT.partial, and the same command with --resume continues it, once it has
-checked that the input, the model and the decoding options are the same. A
+checked that the input, the model and the decoding options are the same
+(without --resume, an existing OUT.partial is refused, not overwritten). A
 progress bar (lines, time per line, time left) is shown when standard error
 is a terminal; --quiet turns it off.
 
@@ -342,7 +343,7 @@ def build_parser():
     p = commands.add_parser("evaluate", help="BLEU and chrF on the test split or a file of pairs",
                             description="Scores a model on the test split, or on your own file of pairs. "
                                         "The scores are printed; those of the test split (no --pairs) are "
-                                        "also recorded in the model's metrics.json. --pairs never changes "
+                                        "also recorded in the model's metrics.json, beside its training history. --pairs never changes "
                                         "the model directory: write its scores with --report FILE.")
     add_model_argument(p)
     p.add_argument("--pairs", help="a file of English<TAB>Spanish lines instead of the test split")
