@@ -343,8 +343,9 @@ def build_parser():
     p = commands.add_parser("evaluate", help="BLEU and chrF on the test split or a file of pairs",
                             description="Scores a model on the test split, or on your own file of pairs. "
                                         "The scores are printed; those of the test split (no --pairs) are "
-                                        "also recorded in the model's metrics.json, beside its training history. --pairs never changes "
-                                        "the model directory: write its scores with --report FILE.")
+                                        "also recorded in the model's metrics.json, beside its training "
+                                        "history. --pairs never changes the model directory: write its "
+                                        "scores with --report FILE.")
     add_model_argument(p)
     p.add_argument("--pairs", help="a file of English<TAB>Spanish lines instead of the test split")
     p.add_argument("--columns", help="with --pairs: 0-based columns of English and Spanish, e.g. 1,3")
