@@ -44,7 +44,7 @@ def test_the_averaged_directory_holds_the_mean_and_loads_safely(tiny_model_dir, 
 def test_models_that_do_not_average_are_refused_by_name(tiny_model_dir, tripled, tmp_path):
     with pytest.raises(ValueError, match="two model directories"):
         average.average([tiny_model_dir], tmp_path / "one")
-    with pytest.raises(ValueError, match="already holds a model"):
+    with pytest.raises(ValueError, match="exists: pass --overwrite"):
         average.average([tiny_model_dir, tripled], tripled)
 
     other_heads = tmp_path / "other-heads"

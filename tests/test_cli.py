@@ -79,14 +79,16 @@ def test_bad_arguments_are_clear(tiny_model_dir, tmp_path):
     assert result.returncode == 2 and "not allowed with" in result.stderr
 
 
-def test_evaluate_on_a_pairs_file_writes_metrics(tiny_model_dir, tmp_path, pairs):
+def test_evaluate_on_a_pairs_file_writes_a_report(tiny_model_dir, tmp_path, pairs):
     pairs_file = tmp_path / "pairs.tsv"
     pairs_file.write_text("".join(f"{i}\t{en}\t{i}\t{es}\n" for i, (en, es) in enumerate(pairs)), encoding="utf-8")
-    result = cli("evaluate", "--model", tiny_model_dir, "--pairs", pairs_file, "--columns", "1,3", "--no-placeholders")
+    report = tmp_path / "report.json"
+    result = cli("evaluate", "--model", tiny_model_dir, "--pairs", pairs_file, "--columns", "1,3", "--no-placeholders",
+                 "--report", report)
     assert result.returncode == 0, result.stderr
     assert "BLEU" in result.stdout and "chrF" in result.stdout and "nrefs:1" in result.stdout
     assert "no placeholders" in result.stdout and "held-out set" in result.stdout
-    evaluation = json.loads((Path(tiny_model_dir) / "metrics.json").read_text())["evaluation"]
+    evaluation = json.loads(report.read_text(encoding="utf-8"))
     assert evaluation["sentences"] == len(pairs) and evaluation["bleu"] > 50 and not evaluation["placeholders"]
     assert len(evaluation["examples"]) == 10
 

@@ -14,7 +14,7 @@ Example:
 import shutil
 from pathlib import Path
 
-from translator import model_dir, placeholders, rerank, selection
+from translator import model_dir, outputs, placeholders, rerank, selection
 from translator.config import ARCHITECTURE_FIELDS, Config
 from translator.text import TextPipeline
 
@@ -35,29 +35,30 @@ def check_compatible(directories):
                                  "average only models trained one from another (`train --from`)")
 
 
-def average(directories, output):
+def average(directories, output, overwrite=False):
     """Writes to `output` a model directory whose weights are the mean of `directories`' models.
 
     Vocabularies, word counts and config (its `name` set to the output's) are
     the first directory's; metrics.json says which models were averaged.
+    An existing `output` is refused unless `overwrite`, and replaced whole.
     """
     directories = [Path(d) for d in directories]
     if len(directories) < 2:
         raise ValueError("averaging needs two model directories or more")
-    if (Path(output) / model_dir.MODEL_FILE).exists():
-        raise ValueError(f"{output} already holds a model: write the mean to a new directory")
+    outputs.refuse_existing(output, overwrite)  # before the minutes of loading
     model, pipeline, config = model_dir.load(directories[0])  # also says clearly what is wrong with a bad directory
     for directory in directories[1:]:
         model_dir.load(directory)
     check_compatible(directories)
     selection.average_weights(model, [d / model_dir.MODEL_FILE for d in directories])
 
-    output = Path(output)
-    model_dir.save(output, model, pipeline, config.replace(name=output.name))
-    for name in (placeholders.WORDS_FILE, rerank.LEXICON_FILE):
-        if (directories[0] / name).is_file():
-            shutil.copyfile(directories[0] / name, output / name)
     # Each part's whole training record (itself an average's, perhaps): the lineage stays traceable.
     trained = [model_dir.read_metrics(d).get("training", {}) for d in directories]
-    model_dir.update_metrics(output, training={"averaged": [{"model": str(d), **t} for d, t in zip(directories, trained)]})
-    return output
+    with outputs.new_directory(output, overwrite) as folder:
+        model_dir.save(folder, model, pipeline, config.replace(name=Path(output).name))
+        for name in (placeholders.WORDS_FILE, rerank.LEXICON_FILE):
+            if (directories[0] / name).is_file():
+                shutil.copyfile(directories[0] / name, folder / name)
+        averaged = [{"model": str(d), **t} for d, t in zip(directories, trained)]
+        model_dir.update_metrics(folder, training={"averaged": averaged})
+    return Path(output)

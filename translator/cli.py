@@ -3,8 +3,10 @@
 import argparse
 import contextlib
 import itertools
+import json
 import logging
 import os
+import signal
 import stat
 import sys
 import tempfile
@@ -14,7 +16,7 @@ from translator.defaults import DEFAULT_BEAM, DEFAULT_HOST, DEFAULT_MODEL, DEFAU
 
 quiet_tensorflow()
 
-from translator import lines  # noqa: E402  (the standard library only: keeps --help fast)
+from translator import lines, outputs, partial  # noqa: E402  (the standard library only: keeps --help fast)
 
 
 def import_tensorflow_quietly():
@@ -60,6 +62,8 @@ XLA_DECODING = "compile the decoding loop with XLA (faster decoding, after compi
 XLA_MIN_BYTES = 200_000
 # The commands that decode, and so may compile with XLA: they keep what XLA compiles for the next run.
 DECODING_COMMANDS = ("translate", "evaluate", "serve")
+# The long jobs that stop on SIGTERM as on Ctrl-C, with one line (`serve` has its own shutdown).
+INTERRUPTIBLE_COMMANDS = ("translate", "evaluate")
 XLA_CACHE_FLAG = "--tf_xla_persistent_cache_directory"
 # Lines translated at a time: enough for the translator to sort them into batches of
 # similar lengths, few enough that a file of any size needs bounded memory.
@@ -72,12 +76,23 @@ Input is read as UTF-8, line by line; output has one line per input line
 CRLF line endings are accepted. A line with bytes that are not UTF-8 is
 translated with U+FFFD in their place, NUL bytes as spaces, and a line over
 {lines.MAX_LINE_BYTES:,} bytes is left out (a blank output line): each such line is named on
-standard error. --output is written whole or not at all.
+standard error. An empty --file is an error (nothing to translate); empty
+standard input gives empty output.
+
+--output OUT is written whole or not at all. Translations reach OUT.partial
+as they are done, in input order (after one header line that describes the
+job); at the end it becomes OUT. Interrupted (Ctrl-C, SIGTERM), the job keeps
+OUT.partial, and the same command with --resume continues it, once it has
+checked that the input, the model and the decoding options are the same
+(without --resume, an existing OUT.partial is refused, not overwritten). A
+progress bar (lines, time per line, time left) is shown when standard error
+is a terminal; --quiet turns it off.
 
 exit status:
   0  every line was translated as given
   1  some lines were repaired or left out (named on standard error)
-  2  an error (bad arguments, unreadable input, unwritable output, no model)
+  2  an error (bad arguments, unreadable or empty input, unwritable output, no model)
+  130, 143  interrupted (Ctrl-C, SIGTERM): what is done is kept in OUT.partial
 """
 
 
@@ -121,10 +136,11 @@ def input_lines(args):
 
 @contextlib.contextmanager
 def standard_output():
-    """Yields standard output; a failed write (a full disk, a closed pipe) becomes one `FileError`."""
+    """Yields standard output as a `partial.Output`; a failed write (a full disk, a closed pipe) becomes
+    one `FileError`."""
     try:
         with lines.writing("standard output"):
-            yield sys.stdout
+            yield partial.Output(sys.stdout, "standard output")
     except lines.FileError:
         # Python flushes standard output once more at exit and would report the failure again.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -146,7 +162,7 @@ def input_bytes(args):
 def cmd_average(args):
     from translator import average
 
-    output = average.average(args.models, args.output)
+    output = average.average(args.models, args.output, overwrite=args.overwrite)
     print(f"wrote the mean of {len(args.models)} models to {output}")
 
 
@@ -162,12 +178,22 @@ def xla_for_translating(setting, size, device=None):
 
 def cmd_translate(args):
     """Translates line by line, in chunks; returns 1 if any line was repaired or left out, else 0."""
+    from translator.progress import Progress, on_terminal
     from translator.translator import Translator
 
+    if args.resume and not (args.file and args.output):
+        raise ValueError("--resume continues an interrupted --file IN --output OUT: give both")
     source, inputs = input_lines(args)
-    with lines.written_whole(args.output) if args.output else standard_output() as output:
-        jit_compile = xla_for_translating(SWITCHES[args.xla], input_bytes(args))
+    first = next(inputs, None)
+    if first is None and args.file:
+        raise ValueError(f"{args.file} is empty: there is nothing to translate")
+    inputs = itertools.chain([first] if first else [], inputs)
+    jit_compile = xla_for_translating(SWITCHES[args.xla], input_bytes(args))
+    job = translation_job(args, jit_compile)
+    with partial.resumable(args.output, job, args.resume) if args.output else standard_output() as output:
         translator = Translator.load(args.model, jit_compile=jit_compile, placeholders=args.placeholders)
+        shown = on_terminal(args.quiet)
+        progress = Progress(lines.count_lines(args.file) if shown and args.file else None, "line", shown)
         total = bad = 0
         while chunk := list(itertools.islice(inputs, CHUNK_LINES)):
             total += len(chunk)
@@ -176,13 +202,25 @@ def cmd_translate(args):
                     bad += 1
                     if bad <= MAX_WARNINGS:
                         warn(f"{source}, line {line.number} {line.problem}; {line.repair}")
-            translations = translator.translate([line.text for line in chunk], beam_size=args.beam)
-            output.write("".join(translation + "\n" for translation in translations))
-            output.flush()
+            if total > output.done:  # else translated before an interruption (--resume)
+                output.write(translator.translate([line.text for line in chunk], beam_size=args.beam))
+            progress.update(total)
     if bad > 1:
         listed = "listed above" if bad <= MAX_WARNINGS else f"the first {MAX_WARNINGS} listed above"
         warn(f"{bad:,} of {total:,} lines were repaired or left out ({listed})")
     return 1 if bad else 0
+
+
+def translation_job(args, jit_compile):
+    """What makes `translate --output`'s partial file this job's: `--resume` continues only the same one."""
+    from translator.model_dir import MODEL_FILE
+
+    return {
+        "input": partial.fingerprint(args.file) if args.file else "standard input",
+        "model": partial.fingerprint(Path(args.model) / MODEL_FILE, hashed_bytes=None)
+        if (Path(args.model) / MODEL_FILE).is_file() else str(args.model),
+        "beam": args.beam, "placeholders": args.placeholders, "xla": jit_compile, "chunk_lines": CHUNK_LINES,
+    }
 
 
 def warn(message):
@@ -190,14 +228,20 @@ def warn(message):
 
 
 def cmd_evaluate(args):
-    from translator import evaluate
+    from translator import evaluate, progress
 
     columns = tuple(int(c) for c in args.columns.split(",")) if args.columns else None
     if columns is not None and len(columns) != 2:
         raise ValueError("--columns takes two indices, ENGLISH,SPANISH (0-based), e.g. 1,3")
+    if args.report:
+        outputs.refuse_existing(args.report, args.overwrite)  # before minutes of translating
     result = evaluate.run(args.model, pairs_file=args.pairs, data_path=args.data, columns=columns,
-                          beam_size=args.beam, jit_compile=SWITCHES[args.xla], placeholders=args.placeholders)
+                          beam_size=args.beam, jit_compile=SWITCHES[args.xla], placeholders=args.placeholders,
+                          show_progress=progress.on_terminal(args.quiet))
     print("\n" + evaluate.format_report(result))
+    if args.report:
+        with lines.written_whole(args.report) as report:
+            report.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
 
 
 def cmd_export(args):
@@ -206,7 +250,7 @@ def cmd_export(args):
     from translator import export
 
     output = args.output or str(Path("exports") / Path(args.model).name)
-    export.export(args.model, output)
+    export.export(args.model, output, overwrite=args.overwrite)
     print(f"exported a SavedModel to {output} (signature 'serve': strings in, strings out)")
 
 
@@ -240,6 +284,16 @@ def add_placeholder_argument(parser):
     parser.add_argument("--no-placeholders", dest="placeholders", action="store_false",
                         help="give names and numbers the vocabulary lacks to the model as written, "
                              "not as stand-ins it copies")
+
+
+def add_overwrite_argument(parser, flag):
+    parser.add_argument("--overwrite", action="store_true",
+                        help=f"replace an existing {flag} (else it is refused and left as it is)")
+
+
+def add_quiet_argument(parser):
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar (it is shown only when standard error is a terminal)")
 
 
 def build_parser():
@@ -276,6 +330,7 @@ def build_parser():
     p.add_argument("models", nargs="+", metavar="MODEL_DIR",
                    help="model directories of one architecture and vocabulary: one, and models trained from it")
     p.add_argument("--output", required=True, help="the new model directory")
+    add_overwrite_argument(p, "--output")
     p.set_defaults(run=cmd_average)
 
     p = commands.add_parser("translate", help="translate text, a file, or standard input",
@@ -283,27 +338,39 @@ def build_parser():
     p.add_argument("text", nargs="*", help="English text; omit to read --file or standard input")
     p.add_argument("--file", help="translate this file, one sentence a line")
     p.add_argument("--output", help="write translations here, one a line (default: standard output)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the interrupted job whose work OUT.partial holds (same --file, model, options)")
     add_model_argument(p)
     add_beam_argument(p)
     add_placeholder_argument(p)
     p.add_argument("--xla", choices=tuple(SWITCHES), default="auto",
                    help=f"{XLA_DECODING}; auto: on with a GPU/TPU, and on a CPU alone for an input file of "
                         f"{XLA_MIN_BYTES // 1000:,} kB or more, long enough to repay compiling")
+    add_quiet_argument(p)
     p.set_defaults(run=cmd_translate)
 
-    p = commands.add_parser("evaluate", help="BLEU and chrF on the test split or a file of pairs")
+    p = commands.add_parser("evaluate", help="BLEU and chrF on the test split or a file of pairs",
+                            description="Scores a model on the test split, or on your own file of pairs. "
+                                        "The scores are printed; those of the test split (no --pairs) are "
+                                        "also recorded in the model's metrics.json, beside its training "
+                                        "history. --pairs never changes the model directory: write its "
+                                        "scores with --report FILE.")
     add_model_argument(p)
     p.add_argument("--pairs", help="a file of English<TAB>Spanish lines instead of the test split")
     p.add_argument("--columns", help="with --pairs: 0-based columns of English and Spanish, e.g. 1,3")
     p.add_argument("--data", help="corpus path for the test split")
+    p.add_argument("--report", metavar="FILE", help="also write the scores and examples to FILE, as JSON")
+    add_overwrite_argument(p, "--report")
     add_beam_argument(p)
     add_placeholder_argument(p)
     add_switch_argument(p, "--xla", XLA_DECODING)
+    add_quiet_argument(p)
     p.set_defaults(run=cmd_evaluate)
 
     p = commands.add_parser("export", help="write a TensorFlow SavedModel (strings in, strings out)")
     add_model_argument(p)
     p.add_argument("--output", help="SavedModel directory (default exports/<model name>)")
+    add_overwrite_argument(p, "--output")
     p.set_defaults(run=cmd_export)
 
     p = commands.add_parser("serve", help="the web page and HTTP API")
@@ -348,10 +415,26 @@ def main(argv=None):
     from translator.data import DataError
     from translator.model_dir import ModelDirError
 
+    if args.command in INTERRUPTIBLE_COMMANDS:
+        previous = signal.signal(signal.SIGTERM, terminate)
     try:
         return args.run(args) or 0
     except (DataError, ModelDirError, ValueError, OSError) as error:
         print(f"translator {args.command}: {error}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as stop:
+        terminated = isinstance(stop, Terminated)
+        print(f"translator {args.command}: {'terminated' if terminated else 'interrupted'}"
+              + (f": {stop}" if str(stop) else ""), file=sys.stderr)
+        return 128 + (signal.SIGTERM if terminated else signal.SIGINT)
+    finally:
+        if args.command in INTERRUPTIBLE_COMMANDS:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a job scheduler, `kill`, a shutdown), handled as Ctrl-C is: work done is kept."""
+
+
+def terminate(signum, frame):
+    raise Terminated()

@@ -131,9 +131,10 @@ def parse_pairs(corpus_lines, skip_malformed=False, source="corpus", columns=Non
     pairs dropped. A malformed line (wrong column count, an empty side, bytes
     that are not UTF-8 or are NUL, over `lines.MAX_LINE_BYTES` long) raises
     `DataError` naming its line number, or with `skip_malformed=True` is
-    skipped and counted. `columns=(i, j)` reads English from column i and
-    Spanish from column j of lines with any number of columns (other Tatoeba
-    exports carry ids around the text).
+    skipped and counted; input with no pair at all (empty, blank, every line
+    malformed) raises `DataError`. `columns=(i, j)` reads English from column
+    i and Spanish from column j of lines with any number of columns (other
+    Tatoeba exports carry ids around the text).
 
     Returns:
         `(pairs, skipped)`: a list of `(english, spanish)` and the number of
@@ -162,6 +163,9 @@ def parse_pairs(corpus_lines, skip_malformed=False, source="corpus", columns=Non
         if pair not in seen:
             seen.add(pair)
             pairs.append(pair)
+    if not pairs:
+        note = f" ({skipped:,} malformed lines skipped)" if skipped else ""
+        raise DataError(f"{source} holds no English<TAB>Spanish pair{note}")
     return pairs, skipped
 
 

@@ -3,19 +3,19 @@
 import time
 from collections import defaultdict
 
-import keras
 import sacrebleu
 
 from translator import data, model_dir, quality
+from translator.progress import Progress
 
 
-def translate_all(translator, english, beam_size=1, batch_size=2048):
-    """Translates a list of sentences, with a Keras progress bar.
+def translate_all(translator, english, beam_size=1, batch_size=2048, show_progress=False):
+    """Translates a list of sentences, with a progress bar on standard error if `show_progress`.
 
     Chunks are large so the translator can sort each by length into batches
     of similar sentences; the bar advances once a chunk.
     """
-    progress = keras.utils.Progbar(len(english), unit_name="sentence")
+    progress = Progress(len(english), "sentence", shown=show_progress)
     outputs = []
     for start in range(0, len(english), batch_size):
         outputs += translator.translate(english[start:start + batch_size], beam_size=beam_size)
@@ -39,7 +39,7 @@ def score(hypotheses, reference_streams):
     }
 
 
-def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None):
+def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None, show_progress=False):
     """Scores `translator` on `pairs`; returns the scores, timing and example translations.
 
     The main scores take each pair on its own, one reference each, as the
@@ -54,7 +54,7 @@ def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None):
     references = [target for _, target in pairs]
     sources = list(dict.fromkeys(english))  # each distinct source is translated once
     started = time.perf_counter()
-    translated = dict(zip(sources, translate_all(translator, sources, beam_size=beam_size)))
+    translated = dict(zip(sources, translate_all(translator, sources, beam_size, show_progress=show_progress)))
     seconds = time.perf_counter() - started
     hypotheses = [translated[source] for source in english]
     result = score(hypotheses, [references])
@@ -96,10 +96,11 @@ def load_eval_pairs(pairs_file=None, data_path=None, columns=None):
     Also returns the Spanish words of the training split, for the invented-word
     rate, or None when a user's file is scored and the corpus is not at hand.
     """
+    if pairs_file:  # read first: a file with no usable pair is reported at once, not after the corpus
+        pairs, _ = data.parse_pairs(data.read_lines(pairs_file), source=str(pairs_file), columns=columns)
     splits = data.load_splits(data_path) if not pairs_file or data.corpus_is_local(data_path) else None
     known = quality.known_words(spanish for _, spanish in splits["train"]) if splits else None
     if pairs_file:
-        pairs, _ = data.parse_pairs(data.read_lines(pairs_file), source=str(pairs_file), columns=columns)
         return pairs, str(pairs_file), known
     return splits["test"], "test split", known
 
@@ -125,12 +126,16 @@ def format_report(result):
     return "\n".join(rows)
 
 
-def run(model_path, pairs_file=None, data_path=None, columns=None, beam_size=1, jit_compile=None, placeholders=True):
+def run(model_path, pairs_file=None, data_path=None, columns=None, beam_size=1, jit_compile=None, placeholders=True,
+        show_progress=False):
+    """Scores the model at `model_path` on a file of pairs, or on the test split: only the test split's
+    scores are recorded in the model's metrics.json (a user's own pairs say nothing of the model in general)."""
     from translator.translator import Translator
 
     translator = Translator.load(model_path, jit_compile=jit_compile, placeholders=placeholders)
     pairs, name, known = load_eval_pairs(pairs_file, data_path, columns)
     result = {"data": name, "placeholders": placeholders,
-              **evaluate(translator, pairs, beam_size=beam_size, known_words=known)}
-    model_dir.update_metrics(model_path, evaluation=result)
+              **evaluate(translator, pairs, beam_size=beam_size, known_words=known, show_progress=show_progress)}
+    if pairs_file is None:
+        model_dir.update_metrics(model_path, evaluation=result)
     return result

@@ -9,10 +9,14 @@ truncated in the graph; the Python `Translator` splits them instead.
 
 import keras
 
+from translator import outputs
 from translator.translator import Translator
 
 
-def export(model_path, output_path):
+def export(model_path, output_path, overwrite=False):
+    """Writes the SavedModel of the model at `model_path` to `output_path`, which it replaces whole
+    only if `overwrite` (else an existing one is refused, before any work)."""
+    outputs.refuse_existing(output_path, overwrite)
     # No XLA inside: any TensorFlow runtime, TF Serving included, can then run the graph as it is.
     translator = Translator.load(model_path, jit_compile=False)
     translate = translator.text_function(beam_size=1)
@@ -25,5 +29,6 @@ def export(model_path, output_path):
     archive.add_endpoint(
         "serve", lambda texts: {"translations": translate(texts)}, input_signature=translate.input_signature
     )
-    archive.write_out(str(output_path))
+    with outputs.new_directory(output_path, overwrite) as folder:
+        archive.write_out(str(folder))
     return output_path

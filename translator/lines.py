@@ -85,13 +85,13 @@ def read_lines(stream, source="input", max_bytes=MAX_LINE_BYTES):
     with stream:
         offset = 0
         for number in itertools.count(1):
-            raw = _read(stream, max_bytes + 1, source)
+            raw = _read(stream.readline, max_bytes + 1, source)
             if not raw:
                 return
             start, size = offset, len(raw)
             if size > max_bytes:  # overlong: read past the rest of it without keeping it
                 while raw and not raw.endswith(b"\n"):
-                    raw = _read(stream, SKIP_CHUNK, source)
+                    raw = _read(stream.readline, SKIP_CHUNK, source)
                     size += len(raw)
                 offset += size
                 yield Line(number, "", f"is {size:,} bytes long, over the limit of {max_bytes:,}", "left out")
@@ -102,9 +102,10 @@ def read_lines(stream, source="input", max_bytes=MAX_LINE_BYTES):
             yield decode(raw.removesuffix(b"\n").removesuffix(b"\r"), number, start)
 
 
-def _read(stream, size, source):
+def _read(read, size, source):
+    """`read(size)` (a stream's `read` or `readline`); a failure is a `FileError` naming `source`."""
     try:
-        return stream.readline(size)
+        return read(size)
     except OSError as error:
         raise FileError(f"cannot read {source}: {error.strerror or error}") from None
 
@@ -120,6 +121,24 @@ def writing(name):
         raise FileError(f"cannot write {name}: {error.strerror or error}") from None
 
 
+def writable_target(path):
+    """The file that writing `path` replaces (through a symbolic link: the file, keeping the link);
+    a `FileError` if its folder is missing."""
+    target = Path(os.path.realpath(path))
+    if not target.parent.is_dir():
+        raise FileError(f"cannot write {path}: there is no folder {target.parent}")
+    return target
+
+
+def count_lines(path, block=1 << 20):
+    """The number of lines of the file at `path` (a last line without a newline counts), read a block at a time."""
+    count, last = 0, b"\n"
+    with open_input(path) as stream:
+        while data := _read(stream.read, block, path):
+            count, last = count + data.count(b"\n"), data[-1:]
+    return count + (last != b"\n")
+
+
 @contextlib.contextmanager
 def written_whole(path):
     """Yields a text file whose content replaces `path` only if the block ends without an error.
@@ -133,23 +152,22 @@ def written_whole(path):
         with writing(path), open(path, "w", encoding="utf-8") as handle:
             yield handle
         return
-    target = Path(os.path.realpath(path))  # through a symbolic link: replace the file, keep the link
-    if not target.parent.is_dir():
-        raise FileError(f"cannot write {path}: there is no folder {target.parent}")
+    target = writable_target(path)
     with writing(path):
         descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
     try:
         with writing(path), open(descriptor, "w", encoding="utf-8") as handle:
             yield handle
         # mkstemp makes the file private (0600); give it the mode a plain open() would have.
-        os.chmod(temporary, target.stat().st_mode & 0o777 if target.exists() else 0o666 & ~_umask())
+        os.chmod(temporary, target.stat().st_mode & 0o777 if target.exists() else 0o666 & ~umask())
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
 
 
-def _umask():
+def umask():
+    """The process' file mode creation mask (reading it means setting it: set back at once)."""
     mask = os.umask(0)
     os.umask(mask)
     return mask
