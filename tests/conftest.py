@@ -55,6 +55,20 @@ PAIRS = [
 ]
 
 
+# `make test-fast` (`pytest -m "not slow"`) leaves out the tests marked slow here: those that start
+# `python -m translator` processes (each loads TensorFlow: 10 s or more on a shared 2-core machine),
+# run the benchmarks, the notebooks or a browser, or train models of their own. `make test` runs all.
+SLOW_MODULES = {"test_browser", "test_cli", "test_distributed", "test_positions", "test_resume", "test_training"}
+# Fixtures only the slow tests ask for: a command's environment, the whole quick benchmark, a notebook kernel.
+SLOW_FIXTURES = {"command_env", "quick_run", "kernel_of_this_python"}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.path.stem in SLOW_MODULES or SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session")
 def pairs():
     return list(PAIRS)

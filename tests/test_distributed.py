@@ -7,27 +7,15 @@ other worker keeps only its run state (`runs/<name>.worker-1/`).
 """
 
 import json
-import socket
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
+from tests.ports import free_ports
 from translator import devices, model_dir, train
 from translator.translator import Translator
-
-
-def free_ports(count):
-    """Ports nothing listens on now (held open together, so they differ)."""
-    sockets = [socket.socket() for _ in range(count)]
-    try:
-        for sock in sockets:
-            sock.bind(("127.0.0.1", 0))
-        return [sock.getsockname()[1] for sock in sockets]
-    finally:
-        for sock in sockets:
-            sock.close()
 
 
 def test_two_workers_train_one_model_and_only_the_chief_saves_it(tmp_path, pairs, command_env):
