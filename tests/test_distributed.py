@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from tests.ports import free_ports
-from translator import devices, model_dir, train
+from translator import devices, model_dir, selection, train
 from translator.translator import Translator
 
 
@@ -56,7 +56,7 @@ def test_two_workers_train_one_model_and_only_the_chief_saves_it(tmp_path, pairs
     assert histories[0] == histories[1] and len(histories[0]) == 2
     model, _, _ = model_dir.load(output)
     saved = model.get_weights()
-    for path in (chief / "runs" / "tiny" / "best.weights.h5", other_run / "best.weights.h5"):
+    for path in (chief / "runs" / "tiny" / selection.BEST_FILE, other_run / selection.BEST_FILE):
         model.load_weights(str(path))
         for mine, theirs in zip(saved, model.get_weights(), strict=True):
             np.testing.assert_array_equal(mine, theirs)

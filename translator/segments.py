@@ -8,7 +8,7 @@ as fits. The translations of one text's pieces are joined with spaces, in order.
 import logging
 import re
 
-from translator.punctuation import SENTENCE_END
+from translator.words import SENTENCE_END
 
 logger = logging.getLogger(__name__)
 

@@ -17,8 +17,8 @@ import tensorflow_text as tf_text
 from tensorflow_text.tools.wordpiece_vocab import wordpiece_tokenizer_learner_lib
 
 from translator.pieces import SUFFIX
-from translator.punctuation import SENTENCE_END, SENTENCE_OPEN
 from translator.tokens import END, PAD, START, UNK, UNK_ID
+from translator.words import SENTENCE_END, SENTENCE_OPEN
 
 # Every character that is not a letter, digit, combining mark, space or
 # apostrophe becomes a token of its own: "¿Qué?" is "¿ qué ?", so the model
