@@ -14,7 +14,7 @@ SENTENCE ?= Where is the train station?
 BEAM ?=
 XLA ?=
 
-.PHONY: install data train translate evaluate export serve test lint bench notebooks
+.PHONY: install data train translate evaluate export serve test test-fast lint bench notebooks
 
 install: $(STAMP)
 
@@ -46,6 +46,10 @@ serve: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest
+
+# The inner loop: every test not marked slow (see tests/conftest.py).
+test-fast: $(STAMP)
+	$(PY) -m pytest -m "not slow"
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check translator tests bench

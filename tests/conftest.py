@@ -55,6 +55,28 @@ PAIRS = [
 ]
 
 
+# `make test-fast` (`pytest -m "not slow"`) leaves out the tests marked slow here: those that start
+# `python -m translator` processes (each loads TensorFlow: 10 s or more on a shared 2-core machine),
+# run the benchmarks, the notebooks or a browser, or train models of their own. `make test` runs all.
+SLOW_MODULES = {"test_browser", "test_cli", "test_distributed", "test_positions", "test_resume", "test_training"}
+# Fixtures only the slow tests ask for: a command's environment, the whole quick benchmark, a notebook kernel.
+SLOW_FIXTURES = {"command_env", "quick_run", "kernel_of_this_python"}
+# Single tests of a minute or more in a `--durations` run: a training run, XLA compiles, the shipped model.
+SLOW_TESTS = {
+    "test_the_bleu_callback_keeps_the_epoch_with_the_best_validation_bleu",
+    "test_xla_decoding_equals_graph_decoding",
+    "test_warm_up_prepares_every_shape",
+    "test_the_shipped_model_keeps_names_and_numbers_it_never_saw",
+}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        slow_fixture = SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))
+        if item.path.stem in SLOW_MODULES or slow_fixture or item.name in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session")
 def pairs():
     return list(PAIRS)

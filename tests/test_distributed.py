@@ -7,27 +7,15 @@ other worker keeps only its run state (`runs/<name>.worker-1/`).
 """
 
 import json
-import socket
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
-from translator import devices, model_dir, run_state
+from tests.ports import free_ports
+from translator import devices, model_dir, run_state, selection
 from translator.translator import Translator
-
-
-def free_ports(count):
-    """Ports nothing listens on now (held open together, so they differ)."""
-    sockets = [socket.socket() for _ in range(count)]
-    try:
-        for sock in sockets:
-            sock.bind(("127.0.0.1", 0))
-        return [sock.getsockname()[1] for sock in sockets]
-    finally:
-        for sock in sockets:
-            sock.close()
 
 
 def test_two_workers_train_one_model_and_only_the_chief_saves_it(tmp_path, pairs, command_env):
@@ -68,7 +56,7 @@ def test_two_workers_train_one_model_and_only_the_chief_saves_it(tmp_path, pairs
     assert histories[0] == histories[1] and len(histories[0]) == 2
     model, _, _ = model_dir.load(output)
     saved = model.get_weights()
-    for path in (chief / "runs" / "tiny" / "best.weights.h5", other_run / "best.weights.h5"):
+    for path in (chief / "runs" / "tiny" / selection.BEST_FILE, other_run / selection.BEST_FILE):
         model.load_weights(str(path))
         for mine, theirs in zip(saved, model.get_weights(), strict=True):
             np.testing.assert_array_equal(mine, theirs)

@@ -1,6 +1,6 @@
 """Hostile input and output: bytes that are not UTF-8, odd line endings, huge files, missing or full outputs.
 
-Each probe of bench/hostile_input.md is a test here. The reader and writer
+Each probe of bench/RESULTS.md ("Hostile input") is a test here. The reader and writer
 (translator/lines.py) are tested directly; the commands in-process through
 `cli.main` (with the tiny model), or in a subprocess where the process
 itself matters (standard input and output, exit-time flushing).

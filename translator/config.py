@@ -108,10 +108,11 @@ ARCHITECTURE_FIELDS = {
 PRESETS = {
     # The keras.io English-to-Spanish example, so results can be compared.
     "reference": Config(name="reference"),
-    # The model shipped in saved_models/en-es, trained on a 2-core CPU in a
-    # working session: one cased WordPiece vocabulary for both languages, tied
-    # embeddings, invented names and numbers to learn copying, the epoch kept
-    # by validation BLEU.
+    # The first stage of the model shipped in saved_models/en-es: one cased
+    # WordPiece vocabulary for both languages, tied embeddings, invented names
+    # and numbers to learn copying, the best epoch by validation BLEU or the mean
+    # of the last five. The shipped model trained on from it (`train --from`,
+    # other seeds) and averaged models: its metrics.json holds every stage.
     "default": Config(
         name="en-es",
         tokenizer="wordpiece",

@@ -11,8 +11,8 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 # The widest beam a user may ask for, on the command line and in the HTTP API.
 MAX_BEAM = 16
-# Beam search by default: on the test split beam 4 scores ~1.3 BLEU above greedy
-# decoding at a quarter of its speed (bench/RESULTS.md); --beam 1 is greedy.
+# Beam search by default: on the test split the shipped model scores 45.36 BLEU
+# with beam 4 and 43.90 greedy (bench/RESULTS.md); --beam 1 is greedy, and faster.
 DEFAULT_BEAM = 4
 # TensorFlow's C++ log level: 3 keeps its start-up notes (CUDA probing, oneDNN) off stderr.
 TF_LOG_LEVEL = "3"

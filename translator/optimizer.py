@@ -1,6 +1,6 @@
 """The optimizer and its learning-rate schedule, for every way of training.
 
-No TensorFlow here: training from token ids (`translator.ids_training`) runs
+No TensorFlow here: training from token ids (`translator.ids.fit`) runs
 this on any Keras backend.
 """
 

@@ -14,8 +14,7 @@
 import re
 from importlib import resources
 
-# Letters (with accents) and digits make words; punctuation and spaces separate them.
-WORD = re.compile(r"[^\W_]+")
+from translator.words import WORD
 
 
 def words(text):

@@ -8,10 +8,12 @@ as fits. The translations of one text's pieces are joined with spaces, in order.
 import logging
 import re
 
+from translator.words import SENTENCE_END
+
 logger = logging.getLogger(__name__)
 
 # A sentence ends at . ! ? (or …) followed by space.
-SENTENCE_BREAK = re.compile(r"(?<=[.!?…])\s+")
+SENTENCE_BREAK = re.compile(rf"(?<=[{SENTENCE_END}])\s+")
 
 
 def split_sentences(text):

@@ -19,24 +19,36 @@ BEST_FILE = "best.weights.h5"
 logger = logging.getLogger(__name__)
 
 
-def bleu(hypotheses, references):
-    """Corpus BLEU (sacrebleu's defaults: cased, 13a tokenisation), one reference each."""
-    return sacrebleu.metrics.BLEU().corpus_score(list(hypotheses), [list(references)]).score
+def bleu(hypotheses, references, tokenize="13a"):
+    """Corpus BLEU, cased, one reference each; `tokenize="none"` for text already split into tokens.
+
+    >>> round(bleu(["¿ qué hora es ?"], ["¿ qué hora es ?"], tokenize="none"), 1)
+    100.0
+    """
+    metric = sacrebleu.metrics.BLEU(tokenize=tokenize, force=tokenize == "none")
+    return metric.corpus_score(list(hypotheses), [list(references)]).score
 
 
 class BleuCheckpoint(keras.callbacks.Callback):
-    """After every epoch: greedy BLEU on `pairs`, the epoch's weights on disk, the best kept.
+    """After every epoch: BLEU of the model's translations of `pairs`, the epoch's weights on disk, the best kept.
 
     Args:
-        pipeline, config: the run's `TextPipeline` and `Config`, to translate
-            with the model being trained.
-        pairs: `(english, spanish)` validation pairs, scored every epoch.
+        pipeline, config: the run's `TextPipeline` and `Config`: the model
+            being trained translates through a `Translator` (greedy). Unused
+            (None) when `translate` is given.
+        pairs: `(source, reference)` validation pairs, scored every epoch.
         directory: gets `epoch_NNN.weights.h5` for every epoch (for
             averaging) and `best.weights.h5`, the best BLEU so far.
         best: the best BLEU of earlier epochs, when a run resumes.
+        translate: `translate(model, sources) -> translations`, for models
+            trained without a `TextPipeline` (token ids on any backend).
+        keep: how many of the latest epochs' weight files to keep; all if None.
+        every: score every `every` epochs only (the weights are saved every epoch).
+        tokenize: sacrebleu's tokenisation, as in `bleu`.
+        name: the key of the score in the epoch logs.
 
-    Adds `val_bleu` to the epoch logs, so `CSVLogger`, `EarlyStopping` and
-    TensorBoard see it.
+    Adds `val_bleu` (or `name`) to the epoch logs, so `CSVLogger`,
+    `EarlyStopping` and TensorBoard see it.
 
     Example:
 
@@ -45,33 +57,44 @@ class BleuCheckpoint(keras.callbacks.Callback):
         model.load_weights(checkpoint.best_path)
     """
 
-    def __init__(self, pipeline, config, pairs, directory, best=-math.inf):
+    def __init__(self, pipeline, config, pairs, directory, best=-math.inf, *, translate=None, keep=None, every=1,
+                 tokenize="13a", name="val_bleu"):
         super().__init__()
         self.pipeline, self.config = pipeline, config
-        self.english = [english for english, _ in pairs]
-        self.references = [spanish for _, spanish in pairs]
+        self.sources = [source for source, _ in pairs]
+        self.references = [reference for _, reference in pairs]
         self.directory = Path(directory)
         self.best = best
         self.best_path = self.directory / BEST_FILE
+        self.translate = translate or self.translate_with_pipeline
+        self.keep, self.every, self.tokenize, self.name = keep, every, tokenize, name
         self.translator = None
 
-    def score(self, pairs=None):
-        """BLEU of the model's weights as they are now, on the epochs' pairs or on other `pairs`."""
+    def translate_with_pipeline(self, model, english):
         if self.translator is None:
             from translator.translator import Translator  # inference code, built once around the training model
 
-            self.translator = Translator(self.model, self.pipeline, self.config)
-        english, references = (self.english, self.references) if pairs is None else zip(*pairs)
-        return bleu(self.translator.translate(list(english)), list(references))
+            self.translator = Translator(model, self.pipeline, self.config)
+        return self.translator.translate(list(english))
+
+    def score(self, pairs=None):
+        """BLEU of the model's weights as they are now, on the epochs' pairs or on other `pairs`."""
+        sources, references = (self.sources, self.references) if pairs is None else zip(*pairs)
+        return bleu(self.translate(self.model, list(sources)), list(references), self.tokenize)
 
     def on_epoch_end(self, epoch, logs=None):
         logs = logs if logs is not None else {}
-        logs["val_bleu"] = self.score()
         self.model.save_weights(str(self.directory / EPOCH_FILE.format(epoch + 1)))
-        if logs["val_bleu"] > self.best:
-            self.best = logs["val_bleu"]
+        if self.keep:
+            for old in epoch_weights(self.directory, epoch + 1)[: -self.keep]:
+                old.unlink()
+        if (epoch + 1) % self.every:
+            return
+        logs[self.name] = self.score()
+        if logs[self.name] > self.best:
+            self.best = logs[self.name]
             self.model.save_weights(str(self.best_path))
-        logger.info("epoch %d: validation BLEU %.2f (best %.2f)", epoch + 1, logs["val_bleu"], self.best)
+        logger.info("epoch %d: validation BLEU %.2f (best %.2f)", epoch + 1, logs[self.name], self.best)
 
 
 def epoch_weights(directory, last):

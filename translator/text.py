@@ -16,15 +16,14 @@ import tensorflow as tf
 import tensorflow_text as tf_text
 from tensorflow_text.tools.wordpiece_vocab import wordpiece_tokenizer_learner_lib
 
+from translator.pieces import SUFFIX
 from translator.tokens import END, PAD, START, UNK, UNK_ID
+from translator.words import SENTENCE_END, SENTENCE_OPEN
 
-SUFFIX = "##"  # WordPiece marks a piece that continues the previous one
 # Every character that is not a letter, digit, combining mark, space or
 # apostrophe becomes a token of its own: "¿Qué?" is "¿ qué ?", so the model
 # can learn Spanish punctuation instead of losing it.
 SYMBOL = r"([^\pL\pN\pM\s'])"
-SENTENCE_END = r"[.!?…]"
-SENTENCE_OPEN = r"[¿¡\"«(]"
 
 
 def standardize(text, lowercase=True):
@@ -101,7 +100,7 @@ def learn_truecase(spanish_texts):
     for sentence in cased.numpy():
         previous = "."
         for word in sentence.decode("utf-8").split():
-            if previous not in ".!?¿¡…\"«(":
+            if previous not in SENTENCE_END + SENTENCE_OPEN:
                 forms[word.lower()][word] += 1
             previous = word
     table = {}
@@ -238,7 +237,8 @@ class TextPipeline:
 
         Stops at the first `[end]`; drops padding and `[start]`; an `[UNK]` is
         replaced by the matching entry of `unk_words` (batch, length) when
-        given, else dropped. Pieces are rejoined, names truecased, sentences
+        given, else dropped. Pieces are rejoined (the rule of `translator.pieces`,
+        which does it without TensorFlow), names truecased, sentences
         capitalised and punctuation attached the Spanish way.
         """
         ids = tf.convert_to_tensor(ids)
@@ -269,8 +269,8 @@ class TextPipeline:
         def shifted(flags):
             return tf.concat([[False], flags[:-1]], 0) & ~first
 
-        opener = tf.strings.regex_full_match(flat, SENTENCE_OPEN)
-        start = first | shifted(tf.strings.regex_full_match(flat, SENTENCE_END))
+        opener = tf.strings.regex_full_match(flat, f"[{SENTENCE_OPEN}]")
+        start = first | shifted(tf.strings.regex_full_match(flat, f"[{SENTENCE_END}]"))
         start = start | (shifted(opener & start))
         head = tf.strings.upper(tf.strings.substr(flat, 0, 1, unit="UTF8_CHAR"), encoding="utf-8")
         length = tf.strings.length(flat, unit="UTF8_CHAR")

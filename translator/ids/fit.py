@@ -1,17 +1,14 @@
 """Training on token ids alone, on any Keras backend: a machine without TensorFlow can train.
 
-`translator train` tokenises the corpus with TensorFlow as it trains. A GPU
-machine that has JAX or PyTorch but no TensorFlow trains the same model from
-an ids file instead (`translator.token_ids` writes it, and turns the weights
-back into a model directory):
+The fit of `translator.ids` (its docstring has the three commands): trains
+on an ids file from `python -m translator.ids.convert export` and writes the
+weights that `python -m translator.ids.convert import` turns into a model
+directory.
 
-    python -m translator.token_ids export --vocabulary saved_models/en-es --output ids.npz
-    KERAS_BACKEND=jax python -m translator.ids_training ids.npz --output fitted --minutes 20
-    python -m translator.token_ids import fitted --vocabulary saved_models/en-es --output saved_models/mine
+    KERAS_BACKEND=jax python -m translator.ids.fit ids.npz --output fitted --minutes 20
 
-The ids file holds several copy-augmented versions of the training split
-(each epoch takes the next, so the invented names change between epochs), the
-validation split and the run's `Config`. Training keeps the mean of the last
+Each epoch takes the next copy-augmented version of the training split, so the
+invented names change between epochs. Training keeps the mean of the last
 `config.average_last` epochs' weights (`translator.selection`), as `translator train` may.
 """
 
@@ -25,7 +22,6 @@ from pathlib import Path
 
 import keras
 import numpy as np
-import sacrebleu
 from keras import ops
 
 from translator import masks, selection
@@ -34,7 +30,8 @@ from translator.losses import MaskedAccuracy, MaskedCrossEntropy
 from translator.machine import machine_record
 from translator.model import Transformer, count_parameters
 from translator.optimizer import make_optimizer
-from translator.tokens import END, PAD_ID, START
+from translator.pieces import pieces_to_text
+from translator.tokens import PAD_ID, START
 
 WEIGHTS_FILE = "weights.npz"
 HISTORY_FILE = "history.json"
@@ -44,7 +41,7 @@ WIDTH_STEP = 4
 
 
 def read_ids(path):
-    """The arrays and the `Config` of an ids file written by `translator.token_ids.export`."""
+    """The arrays and the `Config` of an ids file written by `translator.ids.convert.export`."""
     with np.load(path) as ids:
         arrays = {name: ids[name] for name in ids.files if name != "config"}
         config = Config(**json.loads(str(ids["config"])))
@@ -120,42 +117,30 @@ def greedy_ids(model, source, start_id, max_length):
     return target[:, 1:]
 
 
-def pieces_to_text(ids, vocabulary):
-    """Target ids to space-separated words, WordPiece continuations joined, up to `[end]`."""
-    words = []
-    for token in (vocabulary[i] for i in ids):
-        if token == END:
-            break
-        if token in ("", START):
-            continue
-        if token.startswith("##") and words:
-            words[-1] += token[2:]
-        else:
-            words.append(token)
-    return " ".join(words)
+def piece_translator(vocabulary, max_length, batch_size=500):
+    """`translate(model, sources) -> words` for `selection.BleuCheckpoint`: greedy ids, pieces joined.
 
-
-def piece_bleu(model, source, target, vocabulary, batch_size=500):
-    """Greedy BLEU on standardised words (no truecasing or detokenising): a quick,
-    backend-free stand-in for `translator evaluate`'s BLEU, to compare epochs and runs."""
+    The words are standardised (no truecasing or detokenising): a quick,
+    backend-free stand-in for `translator evaluate`, to compare epochs and runs.
+    """
     start_id = vocabulary.index(START)
-    hypotheses = []
-    for i in range(0, len(source), batch_size):
-        ids = greedy_ids(model, source[i:i + batch_size], start_id, target.shape[1] - 1)
-        hypotheses += [pieces_to_text(row, vocabulary) for row in ids]
-    references = [pieces_to_text(row, vocabulary) for row in target]
-    return sacrebleu.metrics.BLEU(tokenize="none", force=True).corpus_score(hypotheses, [references]).score
+
+    def translate(model, sources):
+        sources = np.asarray(sources)
+        ids = [greedy_ids(model, sources[i:i + batch_size], start_id, max_length)
+               for i in range(0, len(sources), batch_size)]
+        return [pieces_to_text(row, vocabulary) for row in np.concatenate(ids)]
+
+    return translate
 
 
 class Progress(keras.callbacks.Callback):
-    """Per epoch: wall time, piece BLEU on a validation slice, and the weights in
-    `directory` (the last `keep` epochs' are kept, for averaging); stops training
-    when the next epoch would end after `deadline` (seconds since the epoch)."""
+    """Per epoch: wall time and the logs (the validation BLEU among them) printed and kept in `history`;
+    stops training when the next epoch would end after `deadline` (seconds since the epoch)."""
 
-    def __init__(self, val_source, val_target, vocabulary, directory, keep, deadline=math.inf, bleu_every=1):
+    def __init__(self, deadline=math.inf):
         super().__init__()
-        self.val_source, self.val_target, self.vocabulary = val_source, val_target, vocabulary
-        self.directory, self.keep, self.deadline, self.bleu_every = Path(directory), keep, deadline, bleu_every
+        self.deadline = deadline
         self.history = []
 
     def on_epoch_begin(self, epoch, logs=None):
@@ -163,14 +148,9 @@ class Progress(keras.callbacks.Callback):
 
     def on_epoch_end(self, epoch, logs=None):
         row = {"epoch": epoch + 1, **{k: float(v) for k, v in (logs or {}).items()}}
-        if (epoch + 1) % self.bleu_every == 0:
-            row["val_piece_bleu"] = piece_bleu(self.model, self.val_source, self.val_target, self.vocabulary)
         row["seconds"] = time.time() - self.started
         self.history.append(row)
         print(json.dumps(row), flush=True)
-        self.model.save_weights(str(self.directory / selection.EPOCH_FILE.format(epoch + 1)))
-        for old in selection.epoch_weights(self.directory, epoch + 1)[: -self.keep]:
-            old.unlink()
         if time.time() + row["seconds"] > self.deadline:
             self.model.stop_training = True
 
@@ -206,9 +186,14 @@ def fit(ids_path, output, config=None, minutes=None, bleu_sentences=1000, bleu_e
     deadline = started + 60 * minutes if minutes else math.inf
     output = Path(output)
     output.mkdir(parents=True, exist_ok=True)
-    bleu_slice = arrays["val_source"][:bleu_sentences], arrays["val_target"][:bleu_sentences]
-    progress = Progress(*bleu_slice, vocabulary, output, max(config.average_last, 1), deadline, bleu_every)
-    model.fit(train, validation_data=val, epochs=config.epochs, callbacks=[progress], verbose=2)
+    references = [pieces_to_text(row, vocabulary) for row in arrays["val_target"][:bleu_sentences]]
+    checkpoint = selection.BleuCheckpoint(
+        None, None, list(zip(arrays["val_source"][:bleu_sentences], references)), output,
+        translate=piece_translator(vocabulary, config.sequence_length), keep=max(config.average_last, 1),
+        every=bleu_every, tokenize="none", name="val_piece_bleu",
+    )
+    progress = Progress(deadline)
+    model.fit(train, validation_data=val, epochs=config.epochs, callbacks=[checkpoint, progress], verbose=2)
     kept = selection.epoch_weights(output, config.average_last or 1)
     selection.average_weights(model, kept)
     summary = {
@@ -216,7 +201,7 @@ def fit(ids_path, output, config=None, minutes=None, bleu_sentences=1000, bleu_e
         "epochs": len(progress.history),
         "averaged_epochs": [path.name for path in kept],
         "val_loss": model.evaluate(val, verbose=0, return_dict=True)["loss"],
-        "val_piece_bleu": piece_bleu(model, *bleu_slice, vocabulary),
+        "val_piece_bleu": checkpoint.score(),
         "train_seconds": sum(row["seconds"] for row in progress.history),
         "machine": machine_record(accelerator=device_name()),
         "config": dataclasses.asdict(config),
@@ -229,8 +214,8 @@ def fit(ids_path, output, config=None, minutes=None, bleu_sentences=1000, bleu_e
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m translator.ids_training", description=__doc__.split("\n")[0])
-    parser.add_argument("ids", help="an ids file from `python -m translator.token_ids export`")
+    parser = argparse.ArgumentParser(prog="python -m translator.ids.fit", description=__doc__.split("\n")[0])
+    parser.add_argument("ids", help="an ids file from `python -m translator.ids.convert export`")
     parser.add_argument("--output", required=True, help="directory for weights.npz and history.json")
     parser.add_argument("--minutes", type=float, help="stop after the epoch that would pass this much time")
     parser.add_argument("--config", help="a config.json to train instead of the ids file's own")

@@ -1,13 +1,13 @@
-"""The TensorFlow side of training on token ids (see `translator.ids_training`).
+"""The TensorFlow side of training on token ids (see `translator.ids`).
 
 `export` tokenises the corpus with a model directory's vocabularies into one
 `.npz` file: several copy-augmented versions of the training split, the
 validation split, the target vocabulary and the `Config` to train. `import`
-turns the weights that `ids_training` fitted into a model directory, like the
-one `translator train` writes.
+turns the weights that `translator.ids.fit` fitted into a model directory, like
+the one `translator train` writes.
 
-    python -m translator.token_ids export --vocabulary saved_models/en-es --output ids.npz
-    python -m translator.token_ids import fitted --vocabulary saved_models/en-es --output saved_models/mine
+    python -m translator.ids.convert export --vocabulary saved_models/en-es --output ids.npz
+    python -m translator.ids.convert import fitted --vocabulary saved_models/en-es --output saved_models/mine
 """
 
 import argparse
@@ -19,7 +19,7 @@ import numpy as np
 
 from translator import augment, batches, data, model_dir
 from translator.config import Config, preset
-from translator.ids_training import HISTORY_FILE, WEIGHTS_FILE
+from translator.ids.fit import HISTORY_FILE, WEIGHTS_FILE
 from translator.model import Transformer
 from translator.text import TextPipeline
 
@@ -74,13 +74,13 @@ def import_weights(fitted_dir, vocabulary_dir, output, data_path=None):
     splits = data.load_splits(data_path)
     model_dir.write(
         output, model, pipeline, config, splits["train"],
-        trained_on="token ids (translator.ids_training)", **summary,
+        trained_on="token ids (translator.ids.fit)", **summary,
     )
     return Path(output)
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m translator.token_ids", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m translator.ids.convert", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     p = commands.add_parser("export", help="tokenise the corpus into an ids file")
     p.add_argument("--vocabulary", required=True, help="model directory whose vocabularies to use")
@@ -90,7 +90,7 @@ def main(argv=None):
     p.add_argument("--data", help="the corpus (default: as `translator data` finds it)")
     p.add_argument("--output", required=True)
     p = commands.add_parser("import", help="a model directory from fitted weights")
-    p.add_argument("fitted", help="the output directory of `python -m translator.ids_training`")
+    p.add_argument("fitted", help="the output directory of `python -m translator.ids.fit`")
     p.add_argument("--vocabulary", required=True, help="the model directory the ids file was exported with")
     p.add_argument("--data", help="the corpus, for the word counts of the training split")
     p.add_argument("--output", required=True)

@@ -1,0 +1,18 @@
+"""What the plain-Python code counts as a word, and the punctuation that ends or opens a sentence.
+
+`WORD` splits text for the quality checks (`translator.quality`) and the
+stand-ins (`translator.placeholders`); the sentence marks serve the code that
+cuts text into sentences (`translator.segments`) and the code that capitalises
+sentence starts (`translator.text`). Each mark string goes inside a regular
+expression's `[...]`.
+
+>>> WORD.findall("¿Dónde está Tom_2?")
+['Dónde', 'está', 'Tom', '2']
+"""
+
+import re
+
+# Letters (with accents) and digits make words; punctuation, spaces and "_" separate them.
+WORD = re.compile(r"[^\W_]+")
+SENTENCE_END = ".!?…"
+SENTENCE_OPEN = "¿¡\"«("
