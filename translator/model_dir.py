@@ -13,15 +13,14 @@ A directory is written whole (`writing`): beside its place, renamed into it
 when complete, and never over a model unless asked to.
 """
 
-import contextlib
 import json
-import shutil
 from pathlib import Path
 
 import keras
 
 from translator import (
     layers,  # noqa: F401  (registers the layers for loading)
+    outputs,
     placeholders,
     rerank,
 )
@@ -44,25 +43,17 @@ def check_free(directory, overwrite=False):
         raise ModelDirError(f"{directory} already holds a model: choose another --name, or --overwrite to replace it")
 
 
-@contextlib.contextmanager
 def writing(directory, overwrite=False):
-    """Yields an empty directory beside `directory` to write a model into; it becomes `directory` when the
-    block ends without error. A process killed meanwhile leaves `directory` as it was.
+    """`outputs.new_directory` for a model: an empty directory to write the model into, which becomes
+    `directory` when the block ends without error, refused if `directory` holds a model (`check_free`).
 
     Example:
 
         with model_dir.writing("saved_models/mine") as partial:
             model_dir.save(partial, model, pipeline, config)
     """
-    directory = Path(directory)
     check_free(directory, overwrite)
-    partial = directory.with_name(directory.name + ".partial")
-    shutil.rmtree(partial, ignore_errors=True)  # left by a process killed while writing
-    partial.mkdir(parents=True)
-    yield partial
-    if directory.exists():
-        shutil.rmtree(directory)
-    partial.rename(directory)
+    return outputs.new_directory(directory, overwrite=True)
 
 
 def save(directory, model, pipeline, config):
