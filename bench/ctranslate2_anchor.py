@@ -24,19 +24,19 @@ import tensorflow as tf
 from ctranslate2.specs.transformer_spec import TransformerSpec
 from keras import ops
 
+from translator.decoding import LENGTH_PENALTY
+from translator.defaults import DEFAULT_BEAM
 from translator.tokens import END, START, UNK
 from translator.translator import Translator
 
 BATCH_SIZE = 64
-BEAM_SIZE = 4
-# `decoding.beam_decode`'s default, which `Translator` decodes with. The same
-# number does not make the same search: ours divides every candidate's
+# `decoding.beam_decode`'s defaults, which `Translator` decodes with. The same
+# numbers do not make the same search: ours divides every candidate's
 # log-probability by the GNMT penalty ((5 + length) / 6) ** 0.6 at every step,
 # [end] counted in the length; CTranslate2 picks candidates by log-probability
 # alone and divides only finished hypotheses by length ** 0.6, [end] not
 # counted, stopping once `beam_size` have finished. The work per sentence is
 # alike; a few outputs differ, and the table says how many.
-LENGTH_PENALTY = 0.6
 COMPUTE_TYPES = ("float32", "int8")
 MATCH_SENTENCES, TIMED_SENTENCES = 100, 2000
 # --quick: checks that everything runs; its figures mean nothing.
@@ -234,7 +234,7 @@ def run(model_path, sentences, quick=False):
     batches = id_batches(translator, timed)
     tokens = token_batches(translator, batches)
     rates, beam_match = {}, {}
-    for beam_size in (1, BEAM_SIZE):
+    for beam_size in (1, DEFAULT_BEAM):
         decoding = "greedy" if beam_size == 1 else f"beam_{beam_size}"
         rate, outputs = throughput(lambda beam_size=beam_size: ours(translator, batches, beam_size), len(timed))
         rates.setdefault("ours", {})[decoding] = rate
@@ -251,7 +251,7 @@ def run(model_path, sentences, quick=False):
         "greedy_match": greedy_match,
         "timed_sentences": len(timed),
         "batch_size": BATCH_SIZE,
-        "beam_size": BEAM_SIZE,
+        "beam_size": DEFAULT_BEAM,
         "length_penalty": LENGTH_PENALTY,
         "threads": os.cpu_count(),
         "our_parallel_batches": translator.parallel_batches,

@@ -20,7 +20,7 @@ import warnings
 
 import tensorflow as tf
 
-from tests.reference import recompute_greedy
+from translator.recompute import recompute_greedy
 from translator.translator import Translator
 
 LATENCY_SPEEDUP_TARGET = 50.0

@@ -4,7 +4,6 @@ import numpy as np
 import tensorflow as tf
 from keras import ops
 
-from tests.reference import recompute_beam, recompute_greedy
 from translator.decoding import (
     IMPOSSIBLE,
     beam_decode,
@@ -18,6 +17,7 @@ from translator.decoding import (
     row_bucket,
     score_candidates,
 )
+from translator.recompute import recompute_beam, recompute_greedy
 
 
 def source_ids(translator, texts):

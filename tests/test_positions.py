@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tests.reference import recompute_greedy
 from translator import train
 from translator.config import preset
+from translator.recompute import recompute_greedy
 from translator.translator import Translator
 
 

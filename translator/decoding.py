@@ -12,10 +12,13 @@ import tensorflow as tf
 from keras import ops
 
 from translator import masks
+from translator.defaults import DEFAULT_BEAM
 
 # Under XLA, source lengths are padded up to a multiple of this: few shapes to compile, little padding to compute.
 LENGTH_BUCKET = 8
 ROW_STEP = 8
+# GNMT's length penalty exponent: ((5 + length) / 6) ** LENGTH_PENALTY divides a hypothesis' log-probability.
+LENGTH_PENALTY = 0.6
 
 
 def row_bucket(batch):
@@ -201,7 +204,8 @@ def reorder(origin, tensors):
     return [ops.take(x, origin, axis=0) for x in tensors]
 
 
-def beam_decode(model, source_ids, start_id, end_id, max_length, beam_size=4, length_penalty=0.6, all_beams=False):
+def beam_decode(model, source_ids, start_id, end_id, max_length, beam_size=DEFAULT_BEAM, length_penalty=LENGTH_PENALTY,
+                all_beams=False):
     """Beam search over the same cached step; returns `(tokens, attended)` like `greedy_decode`.
 
     Hypotheses are ranked by log-probability over `gnmt_penalty` of

@@ -1,9 +1,11 @@
-"""The keras.io example's decoding loop: the reference the cached loops must match, and the benchmark's baseline."""
+"""Decoding without caches, as the keras.io example does it: the reference the cached loops must match (tests,
+notebook 5) and the benchmark's baseline. Slow by design: every step re-runs the whole model on the whole prefix."""
 
 import numpy as np
 from keras import ops
 
 from translator import masks
+from translator.decoding import LENGTH_PENALTY
 
 
 def recompute_greedy(model, source_ids, max_length, start_id, end_id):
@@ -28,7 +30,7 @@ def recompute_greedy(model, source_ids, max_length, start_id, end_id):
     return tokens
 
 
-def recompute_beam(model, source_ids, max_length, start_id, end_id, beam_size, length_penalty=0.6):
+def recompute_beam(model, source_ids, max_length, start_id, end_id, beam_size, length_penalty=LENGTH_PENALTY):
     """Beam search by the book: one sentence at a time, each hypothesis's whole prefix re-run at every step.
 
     The rules are those `decoding.beam_decode` states: a hypothesis is scored
