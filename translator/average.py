@@ -16,6 +16,7 @@ from pathlib import Path
 
 from translator import model_dir, outputs, placeholders, rerank, selection
 from translator.config import ARCHITECTURE_FIELDS, Config
+from translator.errors import UsageError
 from translator.text import TextPipeline
 
 
@@ -27,11 +28,11 @@ def check_compatible(directories):
         theirs = Config.from_json(Path(other) / model_dir.CONFIG_FILE)
         differ = sorted(f for f in ARCHITECTURE_FIELDS if getattr(config, f) != getattr(theirs, f))
         if differ:
-            raise ValueError(f"{other} is not built like {first} ({', '.join(differ)} differ): "
+            raise UsageError(f"{other} is not built like {first} ({', '.join(differ)} differ): "
                              "only models of one architecture average")
         for name in (TextPipeline.FILES["source"], TextPipeline.FILES["target"]):
             if (Path(first) / name).read_bytes() != (Path(other) / name).read_bytes():
-                raise ValueError(f"{other} has other vocabularies than {first} ({name} differs): "
+                raise UsageError(f"{other} has other vocabularies than {first} ({name} differs): "
                                  "average only models trained one from another (`train --from`)")
 
 
@@ -44,7 +45,7 @@ def average(directories, output, overwrite=False):
     """
     directories = [Path(d) for d in directories]
     if len(directories) < 2:
-        raise ValueError("averaging needs two model directories or more")
+        raise UsageError("averaging needs two model directories or more")
     outputs.refuse_existing(output, overwrite)  # before the minutes of loading
     model, pipeline, config = model_dir.load(directories[0])  # also says clearly what is wrong with a bad directory
     for directory in directories[1:]:

@@ -10,13 +10,16 @@ import signal
 import stat
 import sys
 import tempfile
+import textwrap
 from pathlib import Path
 
+from translator.config import PRESETS
 from translator.defaults import DEFAULT_BEAM, DEFAULT_HOST, DEFAULT_MODEL, DEFAULT_PORT, MAX_BEAM, quiet_tensorflow
 
 quiet_tensorflow()
 
 from translator import lines, outputs, partial  # noqa: E402  (the standard library only: keeps --help fast)
+from translator.errors import UsageError  # noqa: E402
 
 
 def import_tensorflow_quietly():
@@ -113,7 +116,7 @@ def cmd_train(args):
     if args.recipe:
         if overrides:
             flags = ", ".join("--" + k.replace("_", "-") for k in overrides)
-            raise ValueError(f"not with --recipe: {flags} (a recipe's stages train as declared in translator/recipe.py)")
+            raise UsageError(f"not with --recipe: {flags} (a recipe's stages train as declared in translator/recipe.py)")
         recipe.run(args.recipe, runs_dir=args.runs, output_dir=args.output, final_name=args.name,
                    overwrite=args.overwrite, data_path=args.data, **switches)
         return
@@ -182,11 +185,11 @@ def cmd_translate(args):
     from translator.translator import Translator
 
     if args.resume and not (args.file and args.output):
-        raise ValueError("--resume continues an interrupted --file IN --output OUT: give both")
+        raise UsageError("--resume continues an interrupted --file IN --output OUT: give both")
     source, inputs = input_lines(args)
     first = next(inputs, None)
     if first is None and args.file:
-        raise ValueError(f"{args.file} is empty: there is nothing to translate")
+        raise UsageError(f"{args.file} is empty: there is nothing to translate")
     inputs = itertools.chain([first] if first else [], inputs)
     jit_compile = xla_for_translating(SWITCHES[args.xla], input_bytes(args))
     job = translation_job(args, jit_compile)
@@ -230,12 +233,9 @@ def warn(message):
 def cmd_evaluate(args):
     from translator import evaluate, progress
 
-    columns = tuple(int(c) for c in args.columns.split(",")) if args.columns else None
-    if columns is not None and len(columns) != 2:
-        raise ValueError("--columns takes two indices, ENGLISH,SPANISH (0-based), e.g. 1,3")
     if args.report:
         outputs.refuse_existing(args.report, args.overwrite)  # before minutes of translating
-    result = evaluate.run(args.model, pairs_file=args.pairs, data_path=args.data, columns=columns,
+    result = evaluate.run(args.model, pairs_file=args.pairs, data_path=args.data, columns=args.columns,
                           beam_size=args.beam, jit_compile=SWITCHES[args.xla], placeholders=args.placeholders,
                           show_progress=progress.on_terminal(args.quiet))
     print("\n" + evaluate.format_report(result))
@@ -267,8 +267,16 @@ def beam_size(value):
     return beam
 
 
+def column_pair(value):
+    """`--columns E,S`: two 0-based column indices."""
+    parts = value.split(",")
+    if len(parts) != 2 or not all(part.strip().isdigit() for part in parts):
+        raise argparse.ArgumentTypeError(f"takes two 0-based indices, ENGLISH,SPANISH, e.g. 1,3; got {value!r}")
+    return tuple(int(part) for part in parts)
+
+
 def add_model_argument(parser):
-    parser.add_argument("--model", default=DEFAULT_MODEL, help=f"model directory (default {DEFAULT_MODEL})")
+    parser.add_argument("--model", default=DEFAULT_MODEL, help="model directory")
 
 
 def add_switch_argument(parser, flag, what):
@@ -277,7 +285,7 @@ def add_switch_argument(parser, flag, what):
 
 def add_beam_argument(parser):
     parser.add_argument("--beam", type=beam_size, default=DEFAULT_BEAM,
-                        help=f"beam size (default {DEFAULT_BEAM}); 1 is greedy decoding, faster")
+                        help="beam size; 1 is greedy decoding, faster")
 
 
 def add_placeholder_argument(parser):
@@ -296,20 +304,44 @@ def add_quiet_argument(parser):
                         help="no progress bar (it is shown only when standard error is a terminal)")
 
 
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """Every default shown, except for flags that have none; descriptions and epilogs as written."""
+
+    def _get_help_string(self, action):
+        if action.default in (None, False) or action.default is argparse.SUPPRESS:
+            return action.help
+        return super()._get_help_string(action)
+
+
+def add_command(commands, name, summary, description, **options):
+    """A subcommand: `summary` in `translator --help`, `description` atop its own help (wrapped here: the
+    formatter keeps text as written, for the epilogs' lists)."""
+    return commands.add_parser(name, help=summary, description=textwrap.fill(description, 79),
+                               formatter_class=HelpFormatter,
+                               **options)
+
+
 def build_parser():
-    parser = argparse.ArgumentParser(prog="translator", description="English to Spanish neural machine translation.")
+    parser = argparse.ArgumentParser(prog="translator", description="English to Spanish neural machine translation.",
+                                     formatter_class=HelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
 
-    p = commands.add_parser("data", help="find, verify, parse and split the corpus; print the counts")
+    p = add_command(commands, "data", "find, verify, parse and split the corpus; print the counts",
+                    "Finds the corpus (--data, $TRANSLATOR_DATA, data/spa-eng.zip, else a checked download), "
+                    "verifies and parses it, drops duplicates, splits it 70/15/15 by English sentence and "
+                    "prints the counts.")
     p.add_argument("--data", help="corpus path (.zip, .txt, .tsv); default: $TRANSLATOR_DATA, data/, download")
     p.add_argument("--skip-malformed", action="store_true", help="skip and count malformed lines")
     p.set_defaults(run=cmd_data)
 
-    p = commands.add_parser("train", help="train a model and write saved_models/<name>/")
+    p = add_command(commands, "train", "train a model and write saved_models/<name>/",
+                    "Trains a model: every stage of a --recipe (the shipped model is the recipe en-es), one "
+                    "--preset run, or a run --from a trained model. A stopped run resumes when the same "
+                    "command is run again; a model directory is never replaced without --overwrite.")
     start = p.add_mutually_exclusive_group()
     start.add_argument("--recipe", help="run every stage of this recipe (en-es: the shipped model; tiny), "
                                         "resumable, and write saved_models/<recipe>/")
-    start.add_argument("--preset", default="default", help="one run of this preset: default, reference or tiny")
+    start.add_argument("--preset", default="default", choices=tuple(PRESETS), help="one run of this preset")
     p.add_argument("--epochs", type=int, help="override the preset's epochs")
     p.add_argument("--name", help="override the run name (the saved_models/ subdirectory; with --recipe, the final model's)")
     p.add_argument("--learning-rate", type=float, help="override the peak learning rate")
@@ -320,21 +352,24 @@ def build_parser():
                             "to train it longer or on your own pairs")
     p.add_argument("--data", help="corpus path; default: $TRANSLATOR_DATA, data/, download")
     p.add_argument("--output", default="saved_models", help="where to write the model directory")
-    p.add_argument("--runs", default="runs", help="where runs keep their state, to resume (default runs/)")
+    p.add_argument("--runs", default="runs", help="where runs keep their state, to resume")
     p.add_argument("--overwrite", action="store_true", help="replace the model directory if it exists")
     add_switch_argument(p, "--mixed-precision", "float16 compute (bfloat16 on TPU)")
     add_switch_argument(p, "--xla", "XLA compilation")
     p.set_defaults(run=cmd_train)
 
-    p = commands.add_parser("average", help="one model from the mean of the weights of models trained with --from")
+    p = add_command(commands, "average", "one model from the mean of the weights of models trained with --from",
+                    "Writes a model directory whose weights are the element-wise mean of the given models' "
+                    "(one architecture and vocabulary: a model and models trained --from it).")
     p.add_argument("models", nargs="+", metavar="MODEL_DIR",
                    help="model directories of one architecture and vocabulary: one, and models trained from it")
     p.add_argument("--output", required=True, help="the new model directory")
     add_overwrite_argument(p, "--output")
     p.set_defaults(run=cmd_average)
 
-    p = commands.add_parser("translate", help="translate text, a file, or standard input",
-                            epilog=TRANSLATE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = add_command(commands, "translate", "translate text, a file, or standard input",
+                    "Translates English to Spanish: the TEXT arguments as one text, else --file or standard "
+                    "input one line at a time, in batches.", epilog=TRANSLATE_EPILOG)
     p.add_argument("text", nargs="*", help="English text; omit to read --file or standard input")
     p.add_argument("--file", help="translate this file, one sentence a line")
     p.add_argument("--output", help="write translations here, one a line (default: standard output)")
@@ -349,15 +384,15 @@ def build_parser():
     add_quiet_argument(p)
     p.set_defaults(run=cmd_translate)
 
-    p = commands.add_parser("evaluate", help="BLEU and chrF on the test split or a file of pairs",
-                            description="Scores a model on the test split, or on your own file of pairs. "
+    p = add_command(commands, "evaluate", "BLEU and chrF on the test split or a file of pairs",
+                    "Scores a model on the test split, or on your own file of pairs. "
                                         "The scores are printed; those of the test split (no --pairs) are "
                                         "also recorded in the model's metrics.json, beside its training "
                                         "history. --pairs never changes the model directory: write its "
                                         "scores with --report FILE.")
     add_model_argument(p)
     p.add_argument("--pairs", help="a file of English<TAB>Spanish lines instead of the test split")
-    p.add_argument("--columns", help="with --pairs: 0-based columns of English and Spanish, e.g. 1,3")
+    p.add_argument("--columns", type=column_pair, help="with --pairs: 0-based columns of English and Spanish, e.g. 1,3")
     p.add_argument("--data", help="corpus path for the test split")
     p.add_argument("--report", metavar="FILE", help="also write the scores and examples to FILE, as JSON")
     add_overwrite_argument(p, "--report")
@@ -367,16 +402,20 @@ def build_parser():
     add_quiet_argument(p)
     p.set_defaults(run=cmd_evaluate)
 
-    p = commands.add_parser("export", help="write a TensorFlow SavedModel (strings in, strings out)")
+    p = add_command(commands, "export", "write a TensorFlow SavedModel (strings in, strings out)",
+                    "Writes the model as a TensorFlow SavedModel whose signature 'serve' takes English strings "
+                    "and returns Spanish ones; loading it needs tensorflow and tensorflow_text, not this project.")
     add_model_argument(p)
     p.add_argument("--output", help="SavedModel directory (default exports/<model name>)")
     add_overwrite_argument(p, "--output")
     p.set_defaults(run=cmd_export)
 
-    p = commands.add_parser("serve", help="the web page and HTTP API")
+    p = add_command(commands, "serve", "the web page and HTTP API",
+                    "Serves the translation page and its JSON API (POST /translate, POST /attention, "
+                    "GET /health; docs at /docs) until stopped.")
     add_model_argument(p)
-    p.add_argument("--host", default=DEFAULT_HOST)
-    p.add_argument("--port", type=int, default=DEFAULT_PORT)
+    p.add_argument("--host", default=DEFAULT_HOST, help="address to listen on (0.0.0.0: every interface)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help="port to listen on")
     add_switch_argument(p, "--xla", XLA_DECODING)
     p.set_defaults(run=cmd_serve)
     return parser
@@ -412,14 +451,13 @@ def main(argv=None):
         # TensorFlow reads TF_XLA_FLAGS once, when it first runs an operation: set it before importing it.
         os.environ["TF_XLA_FLAGS"] = xla_cache_flags(os.environ.get("TF_XLA_FLAGS", ""), xla_cache_directory())
     import_tensorflow_quietly()
-    from translator.data import DataError
-    from translator.model_dir import ModelDirError
 
     if args.command in INTERRUPTIBLE_COMMANDS:
         previous = signal.signal(signal.SIGTERM, terminate)
     try:
         return args.run(args) or 0
-    except (DataError, ModelDirError, ValueError, OSError) as error:
+    # The user's mistakes, and files or disks that fail (OSError), are one line; anything else is a bug: a traceback.
+    except (UsageError, OSError) as error:
         print(f"translator {args.command}: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as stop:

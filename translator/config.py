@@ -9,6 +9,8 @@ import dataclasses
 import json
 from pathlib import Path
 
+from translator.errors import UsageError
+
 
 @dataclasses.dataclass
 class Config:
@@ -71,17 +73,17 @@ class Config:
 
     def __post_init__(self):
         if self.tokenizer not in ("word", "wordpiece"):
-            raise ValueError(f"tokenizer must be 'word' or 'wordpiece', got {self.tokenizer!r}")
+            raise UsageError(f"tokenizer must be 'word' or 'wordpiece', got {self.tokenizer!r}")
         if self.positional not in ("learned", "sinusoidal"):
-            raise ValueError(f"positional must be 'learned' or 'sinusoidal', got {self.positional!r}")
+            raise UsageError(f"positional must be 'learned' or 'sinusoidal', got {self.positional!r}")
         if self.tie_embeddings and not self.shared_vocabulary:
-            raise ValueError("tie_embeddings needs shared_vocabulary: one matrix serves both languages")
+            raise UsageError("tie_embeddings needs shared_vocabulary: one matrix serves both languages")
         if not 0.0 <= self.dropout < 1.0:
-            raise ValueError(f"dropout is a rate in [0, 1), got {self.dropout}")
+            raise UsageError(f"dropout is a rate in [0, 1), got {self.dropout}")
         if not 0.0 <= self.copy_augmentation <= 1.0:
-            raise ValueError(f"copy_augmentation is a share between 0 and 1, got {self.copy_augmentation}")
+            raise UsageError(f"copy_augmentation is a share between 0 and 1, got {self.copy_augmentation}")
         if self.embed_dim % self.num_heads:
-            raise ValueError(
+            raise UsageError(
                 f"embed_dim={self.embed_dim} is not divisible by num_heads={self.num_heads}: "
                 "each head takes an equal slice of the embedding"
             )
@@ -159,5 +161,5 @@ PRESETS = {
 def preset(which: str, **overrides) -> Config:
     """A preset by name, with any fields overridden: `preset("tiny", epochs=1)`."""
     if which not in PRESETS:
-        raise ValueError(f"unknown preset {which!r}; choose one of {', '.join(PRESETS)}")
+        raise UsageError(f"unknown preset {which!r}; choose one of {', '.join(PRESETS)}")
     return PRESETS[which].replace(**overrides)

@@ -15,6 +15,7 @@ from pathlib import Path
 import keras
 
 from translator import lines
+from translator.errors import UsageError
 
 logger = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ DEFAULT_CACHE = Path(__file__).resolve().parent.parent / "data"
 SPLITS = ("train", "val", "test")
 
 
-class DataError(ValueError):
+class DataError(UsageError):
     """The corpus is missing, corrupt or malformed; the message says where."""
 
 

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import tensorflow as tf
 
+from translator.errors import UsageError
+
 
 def accelerator():
     """"TPU", "GPU" or "CPU": the best kind of device TensorFlow sees."""
@@ -44,7 +46,7 @@ def choose_strategy():
     try:
         cluster = json.loads(os.environ.get("TF_CONFIG") or "{}").get("cluster", {})
     except (ValueError, AttributeError):
-        raise ValueError(f"TF_CONFIG is not a JSON object: {os.environ['TF_CONFIG']!r}") from None
+        raise UsageError(f"TF_CONFIG is not a JSON object: {os.environ['TF_CONFIG']!r}") from None
     if len(cluster.get("chief", [])) + len(cluster.get("worker", [])) > 1:
         return tf.distribute.MultiWorkerMirroredStrategy()
     if len(tf.config.list_logical_devices("GPU")) > 1:

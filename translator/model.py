@@ -7,6 +7,7 @@ from keras import ops
 
 from translator import masks
 from translator.config import Config
+from translator.errors import UsageError
 from translator.layers import PositionalEmbedding, TransformerDecoder, TransformerEncoder
 
 
@@ -36,7 +37,7 @@ class Transformer(keras.Model):
         shared = None
         if c.tie_embeddings:
             if source_vocab != target_vocab:
-                raise ValueError(f"tied embeddings need one vocabulary, got {source_vocab} and {target_vocab} tokens")
+                raise UsageError(f"tied embeddings need one vocabulary, got {source_vocab} and {target_vocab} tokens")
             shared = keras.layers.Embedding(target_vocab, c.embed_dim, name="shared_embedding")
         self.shared_embedding = shared
         self.source_embedding = PositionalEmbedding(

@@ -25,6 +25,7 @@ from translator import (
     rerank,
 )
 from translator.config import Config
+from translator.errors import UsageError
 from translator.model import Transformer, count_parameters
 from translator.text import TextPipeline
 
@@ -33,7 +34,7 @@ CONFIG_FILE = "config.json"
 METRICS_FILE = "metrics.json"
 
 
-class ModelDirError(RuntimeError):
+class ModelDirError(UsageError):
     """The model directory is missing, unreadable or in the way; the message says what to do."""
 
 

@@ -6,6 +6,8 @@ this on any Keras backend.
 
 import keras
 
+from translator.errors import UsageError
+
 
 @keras.saving.register_keras_serializable(package="translator")
 class WarmupInverseSqrt(keras.optimizers.schedules.LearningRateSchedule):
@@ -34,4 +36,4 @@ def make_optimizer(config):
         return keras.optimizers.Adam(rate, beta_2=0.98, clipnorm=1.0)
     if config.optimizer == "rmsprop":
         return keras.optimizers.RMSprop(rate)
-    raise ValueError(f"unknown optimizer {config.optimizer!r}: use adamw, adam or rmsprop")
+    raise UsageError(f"unknown optimizer {config.optimizer!r}: use adamw, adam or rmsprop")

@@ -12,10 +12,11 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from translator.errors import UsageError
 from translator.lines import umask
 
 
-class OutputExistsError(ValueError):
+class OutputExistsError(UsageError):
     """The output is already there and `--overwrite` was not given; the message says so in one line."""
 
 

@@ -24,6 +24,7 @@ import shutil
 from pathlib import Path
 
 from translator import lines
+from translator.errors import UsageError
 
 SUFFIX = ".partial"
 HEADER = "#translator partial output (OUT.partial: see `translator translate --help`): "
@@ -79,7 +80,7 @@ def resumable(path, job, resume=False):
     """
     if Path(path).exists() and not Path(path).is_file():
         if resume:
-            raise ValueError(f"--resume needs --output to be a file; {path} is not one")
+            raise UsageError(f"--resume needs --output to be a file; {path} is not one")
         with lines.written_whole(path) as handle:
             yield Output(handle, str(path))
         return
@@ -89,7 +90,7 @@ def resumable(path, job, resume=False):
     if resume:
         done = _continuable_lines(partial, header, job)
     elif partial.exists():
-        raise ValueError(f"{partial} holds an interrupted translation: continue it with --resume, or remove it")
+        raise UsageError(f"{partial} holds an interrupted translation: continue it with --resume, or remove it")
     else:
         with lines.writing(path):
             partial.write_text(header, encoding="utf-8")
@@ -120,11 +121,11 @@ def _continuable_lines(partial, header, job):
     again): decoding the same chunks as an uninterrupted run did gives the same bytes.
     """
     if not partial.is_file():
-        raise ValueError(f"there is no {partial} to resume: run without --resume")
+        raise UsageError(f"there is no {partial} to resume: run without --resume")
     with lines.writing(partial), open(partial, "r+b") as stream:
         stored = stream.readline(len(header.encode()) + 1)
         if stored != header.encode():
-            raise ValueError(f"{partial} is not this job's: {_difference(stored, job)}")
+            raise UsageError(f"{partial} is not this job's: {_difference(stored, job)}")
         count, keep = 0, stream.tell()
         offset = keep
         while block := stream.read(BLOCK):

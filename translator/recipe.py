@@ -31,6 +31,7 @@ from pathlib import Path
 
 from translator import average, model_dir, train
 from translator.config import Config
+from translator.errors import UsageError
 
 logger = logging.getLogger(__name__)
 
@@ -83,16 +84,16 @@ def stages(name):
     """The stages of the recipe `name`; raises `ValueError` (before any work) for an unknown recipe
     or kind, or a stage that reads a stage not run before it."""
     if name not in RECIPES:
-        raise ValueError(f"unknown recipe {name!r}; choose one of {', '.join(RECIPES)}")
+        raise UsageError(f"unknown recipe {name!r}; choose one of {', '.join(RECIPES)}")
     done = set()
     for stage in RECIPES[name]:
         if stage["kind"] not in KINDS:
-            raise ValueError(f"stage {stage['name']}: unknown kind {stage['kind']!r}; choose one of {', '.join(KINDS)}")
+            raise UsageError(f"stage {stage['name']}: unknown kind {stage['kind']!r}; choose one of {', '.join(KINDS)}")
         for key in EARLIER_STAGE_KEYS:
             earlier = stage.get(key, [])
             for needed in [earlier] if isinstance(earlier, str) else earlier:
                 if needed not in done:
-                    raise ValueError(f"stage {stage['name']} reads {needed!r}, which is not a stage before it")
+                    raise UsageError(f"stage {stage['name']} reads {needed!r}, which is not a stage before it")
         done.add(stage["name"])
     return RECIPES[name]
 
@@ -113,7 +114,7 @@ def run_stage(stage, recipe_dir, output, settings):
     recorded = model_dir.read_metrics(output).get("recipe_stage", {})
     if finished(output):
         if recorded.get("stage", stage) != stage:
-            raise ValueError(f"{output} was made by another declaration of stage {stage['name']} "
+            raise UsageError(f"{output} was made by another declaration of stage {stage['name']} "
                              f"({recorded['stage']}): remove it, or choose other --runs")
         return recorded.get("seconds")
     shutil.rmtree(output, ignore_errors=True)  # what a stage killed before its end left

@@ -23,6 +23,7 @@ import tensorflow as tf
 from translator import batches, data, model_dir, run_state, selection
 from translator.config import ARCHITECTURE_FIELDS, Config, preset
 from translator.devices import accelerator, choose_strategy
+from translator.errors import UsageError
 from translator.machine import machine_record
 from translator.model import count_parameters
 from translator.training_model import compiled_model, set_precision
@@ -38,7 +39,7 @@ def warm_start_config(directory, **overrides):
     config = Config.from_json(Path(directory) / model_dir.CONFIG_FILE)
     fixed = set(overrides) & ARCHITECTURE_FIELDS
     if fixed:
-        raise ValueError(f"training from {directory} keeps its architecture: {', '.join(sorted(fixed))} cannot change")
+        raise UsageError(f"training from {directory} keeps its architecture: {', '.join(sorted(fixed))} cannot change")
     return config.replace(**overrides)
 
 

@@ -13,6 +13,7 @@ from keras import ops
 
 from translator import decoding, masks, model_dir, placeholders, rerank, segments
 from translator.devices import resolve_auto
+from translator.errors import UsageError
 from translator.placeholders import vocabulary_counts
 
 
@@ -178,7 +179,7 @@ class Translator:
         decoded `batch_size` at a time (default: the translator's).
         """
         if beam_size < 1:
-            raise ValueError(f"beam size must be at least 1, got {beam_size}")
+            raise UsageError(f"beam size must be at least 1, got {beam_size}")
         single = isinstance(texts, str)
         texts = [texts] if single else list(texts)
         owners, pieces, sizes = self.pieces(texts)
