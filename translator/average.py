@@ -14,7 +14,7 @@ Example:
 import shutil
 from pathlib import Path
 
-from translator import model_dir, placeholders, rerank, selection
+from translator import model_dir, rerank, selection, verbatim
 from translator.config import ARCHITECTURE_FIELDS, Config
 from translator.text import TextPipeline
 
@@ -54,7 +54,7 @@ def average(directories, output):
 
     output = Path(output)
     model_dir.save(output, model, pipeline, config.replace(name=output.name))
-    for name in (placeholders.WORDS_FILE, rerank.LEXICON_FILE):
+    for name in (verbatim.WORDS_FILE, rerank.LEXICON_FILE):
         if (directories[0] / name).is_file():
             shutil.copyfile(directories[0] / name, output / name)
     # Each part's whole training record (itself an average's, perhaps): the lineage stays traceable.

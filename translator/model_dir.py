@@ -5,7 +5,7 @@
     vocab_en.txt     English vocabulary, one token a line
     vocab_es.txt     Spanish vocabulary
     truecase.tsv     lower-cased word <TAB> its usual casing
-    words_en.txt     English word <TAB> its count in the training split (see `placeholders`)
+    words_en.txt     English word <TAB> its count in the training split (see `verbatim`)
     words_es.txt     every lower-cased Spanish word of the training split (see `rerank`)
     metrics.json     training history and, after `evaluate`, the scores
 """

@@ -10,8 +10,8 @@ import re
 
 logger = logging.getLogger(__name__)
 
-# A sentence ends at . ! ? (or …) followed by space.
-SENTENCE_BREAK = re.compile(r"(?<=[.!?…])\s+")
+# A sentence ends at . ! ? (or …) followed by space, but not after a title: "Dr. Okonkwo" is one name.
+SENTENCE_BREAK = re.compile(r"(?<=[.!?…])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bProf\.)(?<!\bSt\.)\s+")
 
 
 def split_sentences(text):

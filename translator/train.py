@@ -18,7 +18,7 @@ import keras
 import numpy as np
 import tensorflow as tf
 
-from translator import augment, data, model_dir, placeholders, rerank, selection
+from translator import augment, data, model_dir, rerank, selection, verbatim
 from translator.config import ARCHITECTURE_FIELDS, Config
 from translator.devices import accelerator, choose_strategy, resolve_auto
 from translator.losses import MaskedAccuracy, MaskedCrossEntropy
@@ -173,7 +173,7 @@ def write_model_dir(output, model, pipeline, config, train_pairs, **training):
     """The model directory of a finished run: the model, its vocabularies, the training
     split's word counts (for stand-ins and re-ranking) and `training` in metrics.json."""
     model_dir.save(output, model, pipeline, config)
-    placeholders.save_word_counts(output, (english for english, _ in train_pairs))
+    verbatim.save_word_counts(output, (english for english, _ in train_pairs))
     rerank.save_lexicon(output, (spanish for _, spanish in train_pairs))
     model_dir.update_metrics(
         output, training={"parameters": count_parameters(model), **training, "train_pairs": len(train_pairs)}

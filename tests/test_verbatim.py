@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from translator import placeholders
+from translator import verbatim
 from translator.defaults import DEFAULT_MODEL
 from translator.translator import Translator
 

@@ -1,0 +1,288 @@
+"""What must come through translation unchanged: found before decoding, hidden behind stand-ins, written back after.
+
+A URL, an e-mail address, "8,336,817", "SUMMER2027" or a name the training
+corpus (almost) never shows ("Okonkwo") reaches the model as several subword
+pieces, and the model, which learned names mostly from "Tom" and "Mary",
+turns the pieces into Spanish-looking non-words ("Acmeme", "836,336"). So
+before decoding each such *span* is replaced by a stand-in the model copies
+reliably (a frequent name, a two-digit number, a place), and after decoding
+each stand-in is replaced by the span exactly as written: the placeholder
+trick of production MT systems. `KINDS` is the table of what is protected.
+
+Names are protected when rare, by the English of the training split
+(training writes its word counts to `words_en.txt` in the model directory; a
+directory without that file counts each vocabulary token as well known): a
+capitalised word seen fewer than `MIN_COUNT` times that the corpus never
+writes in lower case (so a sentence's first word, "Wipe your feet.", is not
+taken for a name), together with the capitalised words around it ("Acme
+Widget", "José Álvarez", "Jean-Luc Picard"). Names the corpus shows often
+("Africa", "New York") are left to the model, which learned their Spanish.
+Plain numbers are protected when rare (two digits or more, seen fewer than
+`MIN_COUNT` times); a number with a separator, a sign, a currency or a percent
+sign always is. English words the corpus never shows at all ("firewall") are
+passed through as they are written, as rule-based systems do ("El firewall
+bloqueó mi conexión."), rather than left to the model to invent Spanish for.
+
+The model may still drop or repeat a stand-in. `restore` then keeps one
+occurrence (the one nearest the span's place in the source) and puts a dropped
+span back at the same relative word position it had in the source (a simple
+position rule: at this model's sentence lengths word order is close to
+monotone), and says so in a note, so that every span comes out exactly once.
+"""
+
+import collections
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+# Stand-ins that the shipped model copies verbatim in every sentence frame tried (bench/RESULTS.md).
+STAND_INS = {
+    "name": ("John", "Mary", "Mike", "Bob", "Linda", "Tom"),
+    "number": ("45", "37", "15", "60", "70", "25"),
+    "place": ("Texas", "Denver", "Dallas", "Miami", "Houston", "Boston"),
+}
+WORD = re.compile(r"[^\W_]+")
+WORDS_FILE = "words_en.txt"
+MIN_COUNT = 5  # a word seen less often than this taught the model little about it
+TITLES = ("Dr", "Mr", "Mrs", "Ms", "Prof", "Sr", "Sra", "St")
+NAME = r"[^\W\d_][^\W_]*(?:-[^\W\d_][^\W_]*)*"  # a word of letters, maybe hyphenated: "Jean-Luc", "Álvarez"
+CAPITALISED = r"[A-ZÀ-ÖØ-Þ][^\W_]*(?:-[^\W\d_][^\W_]*)*"
+FILE_ENDINGS = ("txt|csv|json|ya?ml|py|js|ts|html?|css|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|zip|tar|gz|md|log|cfg|ini|"
+                "conf|sh|exe|mp[34]|wav|sql|xml|toml|ipynb|java|cpp|c|h|rs|go|com|org|net|io|edu|gov|dev|es|uk|de")
+
+
+class Kind(NamedTuple):
+    """One shape of span: its `name`, its `pattern`, the `stand_in` pool it is hidden behind, and `examples` of it."""
+
+    name: str
+    pattern: str
+    stand_in: str
+    examples: tuple
+
+
+# Earlier kinds win where matches overlap: an e-mail address is not read as a handle and a file name.
+KINDS = (
+    Kind("url", r"(?:https?://|www\.)[^\s<>\"]*[^\s<>\".,!?;:)\]'’]", "place",
+         ("https://example.org", "www.example.com/a?b=1")),
+    Kind("email", r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}", "place", ("jane.doe@example.com",)),
+    Kind("handle", r"(?<![\w@#])[@#][A-Za-z_]\w*", "place", ("@nasa", "#TBT")),
+    Kind("path", r"(?:[A-Za-z]:\\|~/|\.{1,2}/|(?<![\w.])/)[\w.\\/-]*\w"
+                 rf"|(?<![\w.])(?:[\w-]+/)*[\w-]+(?:\.[\w-]+)*\.(?:{FILE_ENDINGS})\b", "place",
+         ("config.yaml", "/etc/hosts", "docs/notes.txt", "C:\\Users\\ana\\a.doc", "example.org")),
+    Kind("time", r"(?<![\w:])\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?(?!\w))?", "number", ("10:30", "7:45 pm")),
+    Kind("phone", r"(?<![\w+])(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)\s?)?\d{3,4}(?:[\s-]\d{2,4}){1,3}(?![\w-])", "number",
+         ("555-0142", "+34 912 345 678", "(020) 7946 0958")),
+    Kind("date", r"(?<![\w/.-])\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?![\w/])", "number", ("12/05/2024", "2024-05-12")),
+    Kind("number", r"(?<![\w.,])[-+−]?[$€£¥]?\d+(?:[.,]\d+)*(?:%|[$€£¥])?(?![\w])|(?<![\w.,])[-+−]?[$€£¥]\d+\w*",
+         "number", ("8,336,817", "3.14", "-5", "$20", "€1,200.50", "45%", "1999")),
+    Kind("code", r"(?<![\w-])(?!\d+(?:st|nd|rd|th|s)\b)(?=[\w.-]*\d)(?=[\w.-]*[A-Za-z])[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*(?![\w-])"
+                 r"|(?<!\w)[a-z]+[A-Z][A-Za-z]*(?:\s\d+[A-Za-z]*)?(?!\w)", "name",
+         ("SUMMER2027", "221B", "BA117", "v2.3.1", "iPhone 15", "hunter2")),
+    Kind("title", rf"\b(?:{'|'.join(TITLES)})\.?\s{CAPITALISED}(?:\s{CAPITALISED})*", "name",
+         ("Dr. Okonkwo", "Mrs. Smith", "Prof. Ada Lovelace")),
+    Kind("name", rf"(?<![\w-]){CAPITALISED}(?:\s{CAPITALISED})*(?![\w-])", "name",
+         ("Acme Widget", "José Álvarez", "Jean-Luc Picard")),
+    Kind("unknown word", rf"(?<![\w-]){NAME}(?![\w-])", "name", ("firewall",)),
+)
+_PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
+# Kinds protected whatever the corpus counts; numbers, names and words only when rare (see `wanted`).
+ALWAYS = {"url", "email", "handle", "path", "time", "phone", "date", "code", "title"}
+
+
+class Span(NamedTuple):
+    """A piece of the source, `text[start:end]`, of `kind`, to come out as `value`."""
+
+    start: int
+    end: int
+    kind: str
+    value: str
+
+
+def save_word_counts(directory, english):
+    """Writes how often each word (as `WORD` splits them, case kept) occurs in `english`."""
+    counts = collections.Counter(word for text in english for word in WORD.findall(text))
+    rows = "".join(f"{word}\t{count}\n" for word, count in counts.most_common())
+    (Path(directory) / WORDS_FILE).write_text(rows, encoding="utf-8")
+
+
+def vocabulary_counts(vocabulary):
+    """Word counts for a model without `words_en.txt`: each of its vocabulary's tokens is well known."""
+    return dict.fromkeys(vocabulary, MIN_COUNT)
+
+
+def load_word_counts(directory):
+    """The word counts of `save_word_counts`, or None for a directory without them (see `vocabulary_counts`)."""
+    path = Path(directory) / WORDS_FILE
+    if not path.is_file():
+        return None
+    rows = (line.split("\t") for line in path.read_text(encoding="utf-8").splitlines())
+    return {word: int(count) for word, count in rows}
+
+
+def is_rare(word, counts):
+    """A number of two or more digits, or a name, that `counts` says was seen fewer than `MIN_COUNT` times.
+
+    A capitalised word that `counts` holds in lower case is a word, not a name.
+
+    >>> counts = {"the": 9, "wipe": 1, "Africa": 8, "30": 5}
+    >>> [is_rare(w, counts) for w in ("Olusegun", "The", "Wipe", "Africa", "olusegun", "2016", "30", "7")]
+    [True, False, False, False, False, True, False, False]
+    """
+    if word.isdigit():
+        return len(word) > 1 and counts.get(word, 0) < MIN_COUNT  # the model copies single digits
+    if not word[0].isupper() or counts.get(word.lower(), 0):
+        return False
+    return counts.get(word, 0) < MIN_COUNT
+
+
+def is_unknown(word, counts):
+    """A lower-case word of letters that the training English never shows, in any case.
+
+    >>> [is_unknown(w, {"cat": 3, "Cat": 1}) for w in ("firewall", "cat", "Firewall", "re-do")]
+    [True, False, False, True]
+    """
+    return word[:1].islower() and not any(counts.get(w, 0) or counts.get(w.capitalize(), 0)
+                                          for w in WORD.findall(word) for w in (w, w.lower()))
+
+
+def wanted(kind, text, counts, unknown_words=True):
+    """Whether a match of `kind` (its `text`) is protected, given the corpus `counts`."""
+    if kind in ALWAYS:
+        return True
+    if kind == "number":
+        return not text.isdigit() or is_rare(text, counts)
+    if kind == "name":
+        return any(is_rare(word, counts) for word in WORD.findall(text))
+    return unknown_words and is_unknown(text, counts)
+
+
+def find(text, counts, glossary_spans=(), unknown_words=True):
+    """The spans of `text` to come out unchanged, in order: `Span`s of `KINDS`, and `glossary_spans`
+    (`(start, end, spanish)`, which win where they overlap and come out as `spanish`).
+
+    >>> counts = dict.fromkeys(["paid", "at", "to", "email"], 9)
+    >>> [(s.kind, s.value) for s in find("Dr. Okonkwo paid $1,200 at 10:30 to acme.com", counts)]
+    [('title', 'Dr. Okonkwo'), ('number', '$1,200'), ('time', '10:30'), ('path', 'acme.com')]
+    >>> [s.value for s in find("Email jane.doe@example.com", counts, [(0, 5, "Escribe a")])]
+    ['Escribe a', 'jane.doe@example.com']
+    """
+    spans = [Span(start, end, "glossary", spanish) for start, end, spanish in glossary_spans]
+    taken = [(s.start, s.end) for s in spans]
+    for match in _PATTERN.finditer(text):
+        kind = KINDS[int(match.lastgroup[1:])].name
+        start, end = match.span()
+        if kind == "name":  # a sentence's first word, known in lower case ("The", "Where"), is no part of a name
+            first = re.match(r"\S+\s", match.group())
+            if first and (start == 0 or not text[:start].strip(" \"'¿¡(")) and counts.get(first.group()[:-1].lower()):
+                start += first.end()
+        value = text[start:end]
+        if not wanted(kind, value, counts, unknown_words) or any(a < end and start < b for a, b in taken):
+            continue
+        spans.append(Span(start, end, kind, value))
+        taken.append((start, end))
+    return sorted(spans)
+
+
+def is_fragment(text, spans):
+    """Whether `text` holds no letter outside `spans`: nothing for the model to translate ("2", "(555-0142)").
+
+    >>> is_fragment("2", []), is_fragment("See 555-0142.", [Span(4, 12, "phone", "555-0142")])
+    (True, False)
+    """
+    covered = set()
+    for span in spans:
+        covered.update(range(span.start, span.end))
+    return not any(c.isalpha() for i, c in enumerate(text) if i not in covered)
+
+
+def protect(text, spans):
+    """`text` with each of `spans` replaced by a stand-in, and the stand-ins' meanings `{stand_in: Span}`.
+
+    Stand-ins already in the text are not used; a span beyond the last free
+    stand-in of its pool stays as written (and `restore` still checks it).
+
+    >>> protect("Olusegun has 250 cats, Tom has 3.", [Span(0, 8, "name", "Olusegun"), Span(13, 16, "number", "250")])
+    ('John has 45 cats, Tom has 3.', {'John': Span(start=0, end=8, kind='name', value='Olusegun'), \
+'45': Span(start=13, end=16, kind='number', value='250')})
+    """
+    present = set(WORD.findall(text))
+    free = {pool: iter([s for s in stand_ins if s not in present]) for pool, stand_ins in STAND_INS.items()}
+    meanings, pieces, at = {}, [], 0
+    for span in spans:
+        stand_in = next(free[pool_of(span)], None)
+        if stand_in is None:
+            continue
+        pieces += [text[at:span.start], stand_in]
+        meanings[stand_in] = span
+        at = span.end
+    return "".join(pieces) + text[at:], meanings
+
+
+def pool_of(span):
+    """The stand-in pool of a span: its kind's, or for a glossary span, numbers for a number, else names."""
+    if span.kind == "glossary":
+        return "number" if span.value.replace(",", "").replace(".", "").isdigit() else "name"
+    return next(kind.stand_in for kind in KINDS if kind.name == span.kind)
+
+
+def _insert(translation, token, relative):
+    """`translation` with `token` put before the word at `relative` (0 to 1) of its length; at the end, before
+    the final punctuation.
+
+    >>> _insert("Tiene gatos.", "250", 0.5), _insert("Tiene gatos.", "250", 1.0)
+    ('Tiene 250 gatos.', 'Tiene gatos 250.')
+    """
+    words = translation.split()
+    at = round(relative * len(words))
+    if at < len(words):
+        return " ".join(words[:at] + [token] + words[at:])
+    last = words[-1] if words else ""
+    stem = last.rstrip(".!?…»\"')")
+    return " ".join(words[:-1] + [stem, token + last[len(stem):]] if stem else words[:-1] + [token + last])
+
+
+def restore(translation, source, spans, meanings):
+    """`translation` with every span of `source` in it exactly once, as its `value`, and notes on repairs.
+
+    Stand-ins (`meanings`, from `protect`) are replaced by their spans; one
+    repeated is kept once, nearest its relative place in the source; one
+    dropped, or a span left as written that the model lost, is put back at the
+    relative word position it had in the source.
+
+    >>> spans = [Span(0, 8, "name", "Olusegun"), Span(13, 16, "number", "250")]
+    >>> meanings = {"John": spans[0], "45": spans[1]}
+    >>> restore("John tiene 45 gatos.", "Olusegun has 250 cats.", spans, meanings)
+    ('Olusegun tiene 250 gatos.', [])
+    >>> restore("John tiene gatos, John.", "Olusegun has 250 cats.", spans, meanings)
+    ('Olusegun tiene 250 gatos,.', ["'John' came out 2 times: one kept", "'250' was put back by position"])
+    """
+    notes = []
+    source_words = max(len(source.split()), 1)
+    stand_in_of = {id(span): stand_in for stand_in, span in meanings.items()}
+    for span in spans:
+        relative = len(source[:span.start].split()) / source_words
+        token = stand_in_of.get(id(span), span.value if span.kind != "glossary" else source[span.start:span.end])
+        found = list(re.finditer(rf"(?<!\w){re.escape(token)}(?!\w)", translation))
+        if len(found) > 1:
+            notes.append(f"'{token}' came out {len(found)} times: one kept")
+            words_before = [len(translation[:m.start()].split()) / max(len(translation.split()), 1) for m in found]
+            keep = min(range(len(found)), key=lambda i: abs(words_before[i] - relative))
+            for i in reversed(range(len(found))):
+                if i != keep:
+                    translation = _cut(translation, found[i].start(), found[i].end())
+        if not found:
+            notes.append(f"'{span.value}' was put back by position")
+            translation = _insert(translation, token, relative)
+    # Stand-ins are written back last, all at once, so that a span's text is never read as another's stand-in.
+    if meanings:
+        pattern = re.compile("|".join(rf"(?<!\w){re.escape(s)}(?!\w)" for s in meanings))
+        translation = pattern.sub(lambda match: meanings[match.group()].value, translation)
+    glossary = {source[s.start:s.end]: s.value for s in spans if s.kind == "glossary" and id(s) not in stand_in_of}
+    for written, spanish in glossary.items():
+        translation = re.sub(rf"(?<!\w){re.escape(written)}(?!\w)", lambda _, spanish=spanish: spanish, translation)
+    return translation, notes
+
+
+def _cut(translation, start, end):
+    """`translation` without `translation[start:end]` and the space before it."""
+    return (translation[:start].rstrip() + translation[end:]).strip() if start else translation[end:].lstrip()
