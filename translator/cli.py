@@ -171,7 +171,10 @@ def cmd_translate(args):
                     bad += 1
                     if bad <= MAX_WARNINGS:
                         warn(f"{source}, line {line.number} {line.problem}; {line.repair}")
-            translations = translator.translate([line.text for line in chunk], beam_size=args.beam)
+            translations, notes = translator.translate_with_notes([line.text for line in chunk], beam_size=args.beam)
+            for line, line_notes in zip(chunk, notes):
+                for note in line_notes:
+                    warn(f"input line {line.number}: {note}")
             output.write("".join(translation + "\n" for translation in translations))
             output.flush()
     if bad > 1:

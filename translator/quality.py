@@ -1,4 +1,4 @@
-"""Two checks of translation quality that BLEU hides: copying names and numbers, and inventing words.
+"""Two checks of translation quality that BLEU hides: copying what must come through unchanged, and inventing words.
 
 - **Copy rate**: on sentences with names and numbers that the corpus never
   shows, the share of sentences whose every name and number appears verbatim
@@ -6,9 +6,16 @@
   against which the stand-ins of `translator.verbatim` were chosen, and
   `names_numbers_heldout.tsv`, written afterwards in other sentence frames and
   never tuned against.
+- **Spans intact**: the same on sentences holding every shape of span that
+  `translator.verbatim` protects (URLs, e-mail addresses, handles, paths,
+  times, dates, numbers, phones, codes, titled and rare names): `spans.tsv`,
+  tuned against, and `spans_heldout.tsv`, other frames and values, never tuned against.
 - **Invented-word rate**: the share of the words a model writes that occur
   nowhere in the Spanish side of the training corpus and are not copied from
-  the English sentence ("mordinario", "salión": pieces glued into non-words).
+  the English sentence ("mordinario", "salión": pieces glued into non-words);
+  and on the *rare-words set* (`rare_word_pairs`: test pairs whose English
+  holds a word the training English shows fewer than 3 times) the share of
+  sentences with an invented word (`invented_share`).
 """
 
 import collections
@@ -24,7 +31,8 @@ def words(text):
     return WORD.findall(text.lower())
 
 
-COPY_SETS = {"copy_rate": "names_numbers.tsv", "heldout_copy_rate": "names_numbers_heldout.tsv"}
+COPY_SETS = {"copy_rate": "names_numbers.tsv", "heldout_copy_rate": "names_numbers_heldout.tsv",
+             "spans_intact": "spans.tsv", "heldout_spans_intact": "spans_heldout.tsv"}
 
 
 def load_copy_set(name):

@@ -50,7 +50,7 @@ class Translator:
     """
 
     def __init__(self, model, pipeline, config, batch_size=64, jit_compile=None, parallel_batches=2,
-                 placeholders=True, word_counts=None, lexicon=None, consensus=True):
+                 placeholders=True, word_counts=None, lexicon=None, consensus=True, unknown_words="pass"):
         self.model = model
         self.pipeline = pipeline
         self.config = config
@@ -61,6 +61,7 @@ class Translator:
         self.lexicon = lexicon
         self.consensus = consensus
         self.placeholders = placeholders
+        self.unknown_words = unknown_words
         self.word_counts = word_counts or verbatim.vocabulary_counts(pipeline.source_vocabulary)
         self._id_functions = {}
         self._text_functions = {}
@@ -145,6 +146,9 @@ class Translator:
             outputs[i] = output
         restored = [verbatim.restore(output, text, text_spans, meanings) if i in to_decode else (output, [])
                     for i, (output, text, text_spans, (_, meanings)) in enumerate(zip(outputs, texts, spans, protected))]
+        if self.unknown_words == "repair" and self.lexicon is not None:
+            restored = [(verbatim.repair_invented(output, text, self.lexicon, self.word_counts), notes)
+                        for (output, notes), text in zip(restored, texts)]
         return [output for output, _ in restored], [notes for _, notes in restored]
 
     def spans(self, text, glossary=None):
@@ -152,7 +156,7 @@ class Translator:
         matches = glossary.matches(text) if glossary is not None else ()
         if not self.placeholders:
             return [verbatim.Span(start, end, "glossary", spanish) for start, end, spanish in matches]
-        return verbatim.find(text, self.word_counts, matches)
+        return verbatim.find(text, self.word_counts, matches, unknown_words=self.unknown_words == "pass")
 
     def reranks(self, beam_size):
         """Whether a search of `beam_size` ends by choosing among its hypotheses (`translator.rerank`)."""

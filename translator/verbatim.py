@@ -69,10 +69,10 @@ KINDS = (
     Kind("path", r"(?:[A-Za-z]:\\|~/|\.{1,2}/|(?<![\w.])/)[\w.\\/-]*\w"
                  rf"|(?<![\w.])(?:[\w-]+/)*[\w-]+(?:\.[\w-]+)*\.(?:{FILE_ENDINGS})\b", "place",
          ("config.yaml", "/etc/hosts", "docs/notes.txt", "C:\\Users\\ana\\a.doc", "example.org")),
-    Kind("time", r"(?<![\w:])\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?(?!\w))?", "number", ("10:30", "7:45 pm")),
+    Kind("time", r"(?<![\w:])\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:[ap]\.m\.|[ap]m\b))?", "number", ("10:30", "7:45 pm", "9:05 a.m.")),
+    Kind("date", r"(?<![\w/.-])\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?![\w/])", "number", ("12/05/2024", "2024-05-12")),
     Kind("phone", r"(?<![\w+])(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)\s?)?\d{3,4}(?:[\s-]\d{2,4}){1,3}(?![\w-])", "number",
          ("555-0142", "+34 912 345 678", "(020) 7946 0958")),
-    Kind("date", r"(?<![\w/.-])\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?![\w/])", "number", ("12/05/2024", "2024-05-12")),
     Kind("number", r"(?<![\w.,])[-+−]?[$€£¥]?\d+(?:[.,]\d+)*(?:%|[$€£¥])?(?![\w])|(?<![\w.,])[-+−]?[$€£¥]\d+\w*",
          "number", ("8,336,817", "3.14", "-5", "$20", "€1,200.50", "45%", "1999")),
     Kind("code", r"(?<![\w-])(?!\d+(?:st|nd|rd|th|s)\b)(?=[\w.-]*\d)(?=[\w.-]*[A-Za-z])[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*(?![\w-])"
@@ -260,7 +260,7 @@ def restore(translation, source, spans, meanings):
     source_words = max(len(source.split()), 1)
     stand_in_of = {id(span): stand_in for stand_in, span in meanings.items()}
     for span in spans:
-        relative = len(source[:span.start].split()) / source_words
+        relative = (len(source[:span.start].split()) + 0.5) / source_words  # the middle of the span's word
         token = stand_in_of.get(id(span), span.value if span.kind != "glossary" else source[span.start:span.end])
         found = list(re.finditer(rf"(?<!\w){re.escape(token)}(?!\w)", translation))
         if len(found) > 1:
@@ -286,3 +286,31 @@ def restore(translation, source, spans, meanings):
 def _cut(translation, start, end):
     """`translation` without `translation[start:end]` and the space before it."""
     return (translation[:start].rstrip() + translation[end:]).strip() if start else translation[end:].lstrip()
+
+
+def repair_invented(translation, source, lexicon, counts):
+    """`translation` with each word found neither in `lexicon` nor in `source` replaced by the `source` word
+    the corpus `counts` know least, nearest in relative position (a word is used once).
+
+    >>> repair_invented("El fuegal bloqueó la red.", "The firewall blocked the net.", {"el", "bloqueó", "la", "red"},
+    ...                 {"The": 9, "the": 9, "blocked": 3, "net": 2})
+    'El firewall bloqueó la red.'
+    """
+    source_words = WORD.findall(source)
+    lowered = {word.lower() for word in source_words}
+    rare = [(i, word) for i, word in enumerate(source_words) if counts.get(word, 0) + counts.get(word.lower(), 0) < MIN_COUNT
+            and not word.isdigit() and word.lower() not in lexicon]
+    if not rare:
+        return translation
+    output = list(WORD.finditer(translation))
+    pieces, at = [], 0
+    for n, match in enumerate(output):
+        word = match.group()
+        if not rare or word.lower() in lexicon or word.lower() in lowered or word.isdigit():
+            continue
+        place = n / max(len(output), 1)
+        i, replacement = min(rare, key=lambda r: abs(r[0] / len(source_words) - place))
+        rare.remove((i, replacement))
+        pieces += [translation[at:match.start()], replacement]
+        at = match.end()
+    return "".join(pieces) + translation[at:]
