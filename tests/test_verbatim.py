@@ -11,7 +11,7 @@ from translator.verbatim import Span
 
 # Word counts of a training corpus: "wipe" is rare but a word, "Angela" a name seen too seldom.
 COUNTS = {**dict.fromkeys(["Tom", "John", "the", "has", "cats", "is", "in", "lives", "where", "and", "look", "now",
-                           "at", "here", "blocked", "my", "connection", "The", "I", "saw", "paid", "to"], 9),
+                           "at", "here", "blocked", "my", "connection", "The", "I", "saw", "paid", "to", "games", "he"], 9),
           "wipe": 1, "Angela": 2, "Africa": 7, "30": 9}
 
 
@@ -50,6 +50,8 @@ def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     ("Angela is in Africa.", [("name", "Angela")]),  # a name seen often is the model's
     ("The Acme Widget is here", [("name", "Acme Widget")]),  # the first word is no part of the name
     ("I saw the 1st and 2nd", []),  # ordinals are words, not codes
+    ("He saw the Olympic Games", [("name", "Olympic")]),  # a word known in lower case is the model's, even in a name
+    ("Has Dr. Adeyemi come?", [("title", "Dr. Adeyemi")]),  # a name run stops before a title
 ])
 def test_only_rare_names_and_numbers_are_protected(text, expected):
     assert values(text, unknown_words=False) == expected

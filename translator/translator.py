@@ -146,7 +146,7 @@ class Translator:
             outputs[i] = output
         restored = [verbatim.restore(output, text, text_spans, meanings) if i in to_decode else (output, [])
                     for i, (output, text, text_spans, (_, meanings)) in enumerate(zip(outputs, texts, spans, protected))]
-        if self.unknown_words == "repair" and self.lexicon is not None:
+        if self.unknown_words in ("repair", "both") and self.lexicon is not None:
             restored = [(verbatim.repair_invented(output, text, self.lexicon, self.word_counts), notes)
                         for (output, notes), text in zip(restored, texts)]
         return [output for output, _ in restored], [notes for _, notes in restored]
@@ -156,7 +156,7 @@ class Translator:
         matches = glossary.matches(text) if glossary is not None else ()
         if not self.placeholders:
             return [verbatim.Span(start, end, "glossary", spanish) for start, end, spanish in matches]
-        return verbatim.find(text, self.word_counts, matches, unknown_words=self.unknown_words == "pass")
+        return verbatim.find(text, self.word_counts, matches, unknown_words=self.unknown_words in ("pass", "both"))
 
     def reranks(self, beam_size):
         """Whether a search of `beam_size` ends by choosing among its hypotheses (`translator.rerank`)."""

@@ -45,6 +45,7 @@ WORD = re.compile(r"[^\W_]+")
 WORDS_FILE = "words_en.txt"
 MIN_COUNT = 5  # a word seen less often than this taught the model little about it
 TITLES = ("Dr", "Mr", "Mrs", "Ms", "Prof", "Sr", "Sra", "St")
+TITLE = rf"(?:{'|'.join(TITLES)})\."
 NAME = r"[^\W\d_][^\W_]*(?:-[^\W\d_][^\W_]*)*"  # a word of letters, maybe hyphenated: "Jean-Luc", "Álvarez"
 CAPITALISED = r"[A-ZÀ-ÖØ-Þ][^\W_]*(?:-[^\W\d_][^\W_]*)*"
 FILE_ENDINGS = ("txt|csv|json|ya?ml|py|js|ts|html?|css|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|zip|tar|gz|md|log|cfg|ini|"
@@ -69,18 +70,19 @@ KINDS = (
     Kind("path", r"(?:[A-Za-z]:\\|~/|\.{1,2}/|(?<![\w.])/)[\w.\\/-]*\w"
                  rf"|(?<![\w.])(?:[\w-]+/)*[\w-]+(?:\.[\w-]+)*\.(?:{FILE_ENDINGS})\b", "place",
          ("config.yaml", "/etc/hosts", "docs/notes.txt", "C:\\Users\\ana\\a.doc", "example.org")),
-    Kind("time", r"(?<![\w:])\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:[ap]\.m\.|[ap]m\b))?", "number", ("10:30", "7:45 pm", "9:05 a.m.")),
+    Kind("time", r"(?<![\w:])\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:[ap]\.m\.(?=\s+[a-z])|[ap]\.m|[ap]m\b))?", "number",
+         ("10:30", "7:45 pm", "9:05 a.m")),
     Kind("date", r"(?<![\w/.-])\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?![\w/])", "number", ("12/05/2024", "2024-05-12")),
-    Kind("phone", r"(?<![\w+])(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)\s?)?\d{3,4}(?:[\s-]\d{2,4}){1,3}(?![\w-])", "number",
-         ("555-0142", "+34 912 345 678", "(020) 7946 0958")),
+    Kind("phone", r"(?<![\w+])(?:\+\d{1,3}(?:[\s-]\d{1,4}){2,5}|(?:\(\d{2,4}\)\s?)?\d{3,4}(?:[\s-]\d{2,4}){1,3})(?![\w-])",
+         "number", ("555-0142", "+34 912 345 678", "(020) 7946 0958", "+44 20 7946 0018")),
     Kind("number", r"(?<![\w.,])[-+−]?[$€£¥]?\d+(?:[.,]\d+)*(?:%|[$€£¥])?(?![\w])|(?<![\w.,])[-+−]?[$€£¥]\d+\w*",
          "number", ("8,336,817", "3.14", "-5", "$20", "€1,200.50", "45%", "1999")),
     Kind("code", r"(?<![\w-])(?!\d+(?:st|nd|rd|th|s)\b)(?=[\w.-]*\d)(?=[\w.-]*[A-Za-z])[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*(?![\w-])"
-                 r"|(?<!\w)[a-z]+[A-Z][A-Za-z]*(?:\s\d+[A-Za-z]*)?(?!\w)", "name",
-         ("SUMMER2027", "221B", "BA117", "v2.3.1", "iPhone 15", "hunter2")),
+                 r"|(?<!\w)[A-Za-z][a-z]*[A-Z][a-z][A-Za-z]*(?:\s\d+[A-Za-z]*)?(?!\w)", "name",
+         ("SUMMER2027", "221B", "BA117", "v2.3.1", "iPhone 15", "PlayStation 5", "hunter2")),
     Kind("title", rf"\b(?:{'|'.join(TITLES)})\.?\s{CAPITALISED}(?:\s{CAPITALISED})*", "name",
          ("Dr. Okonkwo", "Mrs. Smith", "Prof. Ada Lovelace")),
-    Kind("name", rf"(?<![\w-]){CAPITALISED}(?:\s{CAPITALISED})*(?![\w-])", "name",
+    Kind("name", rf"(?<![\w-]){CAPITALISED}(?:\s(?!{TITLE}){CAPITALISED})*(?![\w-])", "name",
          ("Acme Widget", "José Álvarez", "Jean-Luc Picard")),
     Kind("unknown word", rf"(?<![\w-]){NAME}(?![\w-])", "name", ("firewall",)),
 )
@@ -170,17 +172,36 @@ def find(text, counts, glossary_spans=(), unknown_words=True):
     taken = [(s.start, s.end) for s in spans]
     for match in _PATTERN.finditer(text):
         kind = KINDS[int(match.lastgroup[1:])].name
-        start, end = match.span()
-        if kind == "name":  # a sentence's first word, known in lower case ("The", "Where"), is no part of a name
-            first = re.match(r"\S+\s", match.group())
-            if first and (start == 0 or not text[:start].strip(" \"'¿¡(")) and counts.get(first.group()[:-1].lower()):
-                start += first.end()
-        value = text[start:end]
-        if not wanted(kind, value, counts, unknown_words) or any(a < end and start < b for a, b in taken):
-            continue
-        spans.append(Span(start, end, kind, value))
-        taken.append((start, end))
+        pieces = _names(match, counts) if kind == "name" else [match.span()]
+        for start, end in pieces:
+            value = text[start:end]
+            if not wanted(kind, value, counts, unknown_words) or any(a < end and start < b for a, b in taken):
+                continue
+            spans.append(Span(start, end, kind, value))
+            taken.append((start, end))
     return sorted(spans)
+
+
+def _names(match, counts):
+    """The names in a run of capitalised words: the runs between words the corpus knows in lower case
+    ("The", "Games", "Airport"), which the model translates.
+
+    >>> counts = {"the": 9, "games": 9, "and": 9}
+    >>> [s.value for s in find("The Olympic Games and Acme Widget", counts)]
+    ['Olympic', 'Acme Widget']
+    """
+    names, start, end = [], None, None
+    for word in re.finditer(r"\S+", match.group()):
+        if counts.get(word.group().lower()):
+            if start is not None:
+                names.append((start, end))
+            start = None
+            continue
+        start = match.start() + word.start() if start is None else start
+        end = match.start() + word.end()
+    if start is not None:
+        names.append((start, end))
+    return names
 
 
 def is_fragment(text, spans):
