@@ -31,8 +31,8 @@ class Glossary:
         return sorted(found)
 
 
-def values(text, counts=COUNTS, **options):
-    return [(span.kind, span.value) for span in verbatim.find(text, counts, **options)]
+def values(text, counts=COUNTS):
+    return [(span.kind, span.value) for span in verbatim.find(text, counts)]
 
 
 @pytest.mark.parametrize("kind, example", [(kind.name, example) for kind in verbatim.KINDS for example in kind.examples])
@@ -54,12 +54,29 @@ def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     ("Has Dr. Adeyemi come?", [("title", "Dr. Adeyemi")]),  # a name run stops before a title
 ])
 def test_only_rare_names_and_numbers_are_protected(text, expected):
-    assert values(text, unknown_words=False) == expected
+    assert values(text) == expected
 
 
-def test_english_words_the_corpus_never_shows_are_passed_through():
-    assert values("The firewall blocked my connection.") == [("unknown word", "firewall")]
-    assert values("The firewall blocked my connection.", unknown_words=False) == []
+LEXICON = {"el", "la", "bloqueó", "mi", "conexión", "red", "está", "aquí", "tiene", "gatos"}
+
+
+@pytest.mark.parametrize("translation, repaired", [
+    ("El fuegal bloqueó mi conexión.", "El firewall bloqueó mi conexión."),  # invented: the rare source word
+    ("El bloqueó mi conexión.", "El bloqueó mi conexión."),  # nothing invented, nothing changed
+    ("El fuegal bloqueó mi conexión grapa.", "El firewall bloqueó mi conexión grapa."),  # one source word, used once
+    ("El cortafuegos bloqueó mi conexión.", "El cortafuegos bloqueó mi conexión."),  # a glossary's Spanish stays
+])
+def test_an_invented_word_is_replaced_by_the_rare_source_word_at_its_place(translation, repaired):
+    source = "The firewall blocked my connection."
+    assert verbatim.repair_invented(translation, source, LEXICON, COUNTS, keep=["cortafuegos"]) == repaired
+
+
+def test_the_translator_repairs_invented_words(recording, monkeypatch):
+    translator, _ = recording
+    monkeypatch.setattr(translator, "lexicon", LEXICON)
+    monkeypatch.setattr(translator, "word_counts", COUNTS)
+    monkeypatch.setattr(translator, "decode_as_written", lambda texts, beam_size=1: ["El fuegal bloqueó mi conexión."])
+    assert translator.translate("The firewall blocked my connection.") == "El firewall bloqueó mi conexión."
 
 
 def test_stand_ins_come_back_as_the_spans_exactly():
@@ -157,8 +174,8 @@ def test_the_command_line_warns_naming_the_line_of_a_repaired_span(tiny_model_di
 def test_the_shipped_model_keeps_names_numbers_and_spans_it_never_saw():
     translator = Translator.load(DEFAULT_MODEL, jit_compile=False)
     sentences = ["Olusegun lives in Tegucigalpa.", "Wojciech has 250 cats.", "My friend Leilani was born in 1999.",
-                 "Call me at 555-0142 tonight.", "Dr. Okonkwo will see you now.", "The firewall blocked my connection."]
+                 "Call me at 555-0142 tonight.", "Dr. Okonkwo will see you now.", "Visit https://example.org today."]
     words = [["Olusegun", "Tegucigalpa"], ["Wojciech", "250"], ["Leilani", "1999"], ["555-0142"], ["Dr. Okonkwo"],
-             ["firewall"]]
+             ["https://example.org"]]
     for translation, expected in zip(translator.translate(sentences, beam_size=4), words, strict=True):
         assert all(word in translation for word in expected), translation

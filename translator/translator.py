@@ -35,8 +35,10 @@ class Translator:
             directory); default: each vocabulary token counts as well known.
         lexicon: the training corpus' Spanish words: with a beam, a
             hypothesis that invents fewer words outside them is preferred
-            (see `translator.rerank`; `Translator.load` reads them from the
-            model directory). None skips this check.
+            (see `translator.rerank`), and a word of the translation found
+            neither in them nor in the source is replaced by the source's
+            rare word at its place (`verbatim.repair_invented`).
+            `Translator.load` reads them from the model directory; None skips both.
         consensus: with a beam, choose the hypothesis the beam's others
             agree with most (minimum Bayes risk, see `translator.rerank`);
             False keeps the best-scoring one.
@@ -50,7 +52,7 @@ class Translator:
     """
 
     def __init__(self, model, pipeline, config, batch_size=64, jit_compile=None, parallel_batches=2,
-                 placeholders=True, word_counts=None, lexicon=None, consensus=True, unknown_words="pass"):
+                 placeholders=True, word_counts=None, lexicon=None, consensus=True):
         self.model = model
         self.pipeline = pipeline
         self.config = config
@@ -61,7 +63,6 @@ class Translator:
         self.lexicon = lexicon
         self.consensus = consensus
         self.placeholders = placeholders
-        self.unknown_words = unknown_words
         self.word_counts = word_counts or verbatim.vocabulary_counts(pipeline.source_vocabulary)
         self._id_functions = {}
         self._text_functions = {}
@@ -134,7 +135,7 @@ class Translator:
 
         `glossaries` gives each text's glossary (or None): see `translate`.
         A text that is only protected spans and punctuation ("2") is written
-        as it is, not decoded.
+        as it is, not decoded. Invented words are repaired (`verbatim.repair_invented`).
         """
         glossaries = glossaries or [None] * len(texts)
         spans = [self.spans(text, glossary) for text, glossary in zip(texts, glossaries)]
@@ -146,9 +147,10 @@ class Translator:
             outputs[i] = output
         restored = [verbatim.restore(output, text, text_spans, meanings) if i in to_decode else (output, [])
                     for i, (output, text, text_spans, (_, meanings)) in enumerate(zip(outputs, texts, spans, protected))]
-        if self.unknown_words in ("repair", "both") and self.lexicon is not None:
-            restored = [(verbatim.repair_invented(output, text, self.lexicon, self.word_counts), notes)
-                        for (output, notes), text in zip(restored, texts)]
+        if self.lexicon is not None:
+            restored = [(verbatim.repair_invented(output, text, self.lexicon, self.word_counts,
+                                                  [span.value for span in text_spans]), notes)
+                        for (output, notes), text, text_spans in zip(restored, texts, spans)]
         return [output for output, _ in restored], [notes for _, notes in restored]
 
     def spans(self, text, glossary=None):
@@ -156,7 +158,7 @@ class Translator:
         matches = glossary.matches(text) if glossary is not None else ()
         if not self.placeholders:
             return [verbatim.Span(start, end, "glossary", spanish) for start, end, spanish in matches]
-        return verbatim.find(text, self.word_counts, matches, unknown_words=self.unknown_words in ("pass", "both"))
+        return verbatim.find(text, self.word_counts, matches)
 
     def reranks(self, beam_size):
         """Whether a search of `beam_size` ends by choosing among its hypotheses (`translator.rerank`)."""
