@@ -171,6 +171,9 @@ def find(text, counts, glossary_spans=()):
             value = text[start:end]
             if not wanted(kind, value, counts) or any(a < end and start < b for a, b in taken):
                 continue
+            # A sentence's first word that the corpus has seen ("Help!", seen only capitalised) may be no name.
+            if kind == "name" and " " not in value and counts.get(value) and not text[:start].strip(" \"'¿¡("):
+                continue
             spans.append(Span(start, end, kind, value))
             taken.append((start, end))
     return sorted(spans)
@@ -201,12 +204,18 @@ def _names(match, counts):
 def is_fragment(text, spans):
     """Whether `text` holds no letter outside `spans`: nothing for the model to translate ("2", "(555-0142)").
 
+    A rare name does not count as a span here: a one-word sentence ("Help!") may be a word the corpus
+    only shows capitalised, and a name alone goes to the model as a stand-in all the same.
+
     >>> is_fragment("2", []), is_fragment("See 555-0142.", [Span(4, 12, "phone", "555-0142")])
     (True, False)
+    >>> is_fragment("Help!", [Span(0, 4, "name", "Help")])
+    False
     """
     covered = set()
     for span in spans:
-        covered.update(range(span.start, span.end))
+        if span.kind != "name":
+            covered.update(range(span.start, span.end))
     return not any(c.isalpha() for i, c in enumerate(text) if i not in covered)
 
 
