@@ -27,7 +27,7 @@ from pathlib import Path
 
 import tensorflow as tf
 
-from translator import lines, placeholders, segments
+from translator import lines, segments, verbatim
 from translator.cli import xla_for_translating
 from translator.defaults import DEFAULT_BEAM
 from translator.translator import Translator
@@ -45,7 +45,7 @@ RUNS = (
     ("--xla on, second run", [], ["--xla", "on"], True),
 )
 STAGES = ("reading lines", "counting tokens, cutting into pieces", "stand-ins: protect and restore", "vectorising",
-          "decoding", "detokenising", "re-ranking beam hypotheses", "translating lost stand-ins again",
+          "decoding", "detokenising", "re-ranking beam hypotheses",
           "joining, writing")
 
 
@@ -153,17 +153,14 @@ def profile(model_path, source, beam_size, jit_compile):
     for batch in (order[first:first + size] for first in range(0, len(order), size)):
         written = [pieces[i] for i in batch]
         with timed("stand-ins: protect and restore"):
-            protected = [placeholders.protect(text, translator.word_counts) for text in written]
+            spans = [translator.spans(text) for text in written]
+            protected = [verbatim.protect(text, text_spans) for text, text_spans in zip(written, spans)]
         translations = as_written([text for text, _ in protected])
         with timed("stand-ins: protect and restore"):
-            restored = [placeholders.restore(output, meanings)
-                        for output, (_, meanings) in zip(translations, protected)]
-        again = [i for i, output in enumerate(restored) if output is None]
-        if again:
-            for i, output in zip(again, as_written([written[i] for i in again], "translating lost stand-ins again")):
-                restored[i] = output
-        lost += len(again)
-        for i, output in zip(batch, restored):
+            restored = [verbatim.restore(output, text, text_spans, meanings)
+                        for output, text, text_spans, (_, meanings) in zip(translations, written, spans, protected)]
+        lost += sum(bool(notes) for _, notes in restored)
+        for i, (output, _) in zip(batch, restored):
             outputs[i] = output
     with timed("joining, writing"), lines.written_whole(Path(source).with_suffix(".out")) as handle:
         handle.write("".join(text + "\n" for text in segments.join(owners, outputs, len(texts))))
@@ -204,7 +201,7 @@ def table_rows(result):
     rows.append(("start-up, default flags: loading the model; tracing the graphs (in this process)",
                  f"{stages['loading_seconds']:.1f} s; {stages['tracing_seconds']:.1f} s", "", ""))
     rows.append((f"where the time goes, default flags, one batch at a time (XLA {'on' if stages['xla'] else 'off'}, "
-                 f"{stages['pieces']:,} pieces, {stages['lost_stand_ins']} lost stand-ins translated again)",
+                 f"{stages['pieces']:,} pieces, {stages['lost_stand_ins']} pieces with stand-ins put back)",
                  f"{stages['total_seconds']:.1f} s", "", ""))
     for stage, seconds in stages["seconds"].items():
         rows.append((f"    {stage}", f"{seconds:.2f} s ({seconds / stages['total_seconds']:.1%})", "", ""))

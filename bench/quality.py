@@ -109,7 +109,7 @@ def main(argv=None):
 
     from translator import evaluate
 
-    test_pairs, _, known = evaluate.load_eval_pairs(data_path=args.data)
+    test_pairs, _, known, _ = evaluate.load_eval_pairs(data_path=args.data)
     test_pairs = test_pairs[: args.limit]
     beams = [int(b) for b in args.beams.split(",")]
     results = []

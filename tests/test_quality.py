@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from keras import ops
 
-from translator import augment, model_dir, quality, selection, train
+from translator import augment, evaluate, model_dir, quality, selection, train
 from translator.config import Config, preset
 from translator.model import Transformer
 from translator.text import TextPipeline
@@ -112,12 +112,32 @@ def test_copy_rate_and_invented_words_on_hand_made_examples():
     assert invented == ["teherán", "mordinarios"] and total == 9
 
 
-def test_the_shipped_copy_sets_hold_their_names_and_numbers_and_share_no_sentence():
-    development, heldout = (quality.load_copy_set(name) for name in quality.COPY_SETS.values())
-    assert len(development) >= 100 and len(heldout) >= 50
+@pytest.mark.parametrize("development, heldout, at_least", [
+    ("names_numbers.tsv", "names_numbers_heldout.tsv", (100, 50)),
+    ("spans.tsv", "spans_heldout.tsv", (200, 60)),
+])
+def test_the_shipped_copy_sets_hold_their_names_and_numbers_and_share_no_sentence(development, heldout, at_least):
+    development, heldout = quality.load_copy_set(development), quality.load_copy_set(heldout)
+    assert (len(development), len(heldout)) >= at_least and len(heldout) >= at_least[1]
     for rows in (development, heldout):
         assert all(items and all(item in english for item in items) for english, items in rows)
     assert not {english for english, _ in development} & {english for english, _ in heldout}
+
+
+def test_the_span_sets_hold_spans_at_the_start_middle_and_end_of_sentences():
+    rows = quality.load_copy_set("spans.tsv")
+    places = {"start" if english.startswith(items[0]) else "end" if english.rstrip(".?!").endswith(items[-1])
+              else "middle" for english, items in rows}
+    assert places == {"start", "middle", "end"}
+
+
+def test_the_rare_words_set_is_scored_for_invented_words(tiny_translator, pairs):
+    rare = quality.rare_word_pairs(pairs, [("Tom is here.", "Tom está aquí."), ("Tom is glum.", "Tom está triste.")])
+    assert rare == [("Tom is glum.", "Tom está triste.")]
+    result = evaluate.evaluate(tiny_translator, pairs[:4], known_words=quality.known_words(es for _, es in pairs),
+                               rare_pairs=rare, examples=0)
+    assert result["rare_words"]["sentences"] == 1 and set(result["rare_words"]) >= {"invented_share", "bleu", "chrf"}
+    assert result["spans_intact"] >= 0 and "heldout_spans_intact" in result
 
 
 def test_averaging_gives_the_mean_of_the_weights(tmp_path):

@@ -72,7 +72,7 @@ def ours(caplog):
 
 
 def test_unknown_output_word_is_copied_from_the_attended_source_word(tiny_model_dir):
-    translator = Translator.load(tiny_model_dir)
+    translator = Translator.load(tiny_model_dir, placeholders=False)  # "Kaoru" reaches the model as written
     pipeline = translator.pipeline
     gato = pipeline.target_vocabulary.index("gato")
 
@@ -83,7 +83,7 @@ def test_unknown_output_word_is_copied_from_the_attended_source_word(tiny_model_
         return tf.tile(row, [batch, 1]), tf.ones([batch, translator.max_length], tf.int32)
 
     translator.ids_function = lambda beam_size=1, all_beams=False: emit_unk  # before the first translation traces the text graph
-    assert translator.decode_batch(["My Kaoru cat.", "A 😀 cat."]) == [
+    assert translator.decode_batch(["My Kaoru cat.", "A 😀 cat."])[0] == [
         "Kaoru gato",
         "Gato",  # noise is never copied: the attended word is an unknown symbol
     ]

@@ -206,7 +206,11 @@ def cmd_translate(args):
                     if bad <= MAX_WARNINGS:
                         warn(f"{source}, line {line.number} {line.problem}; {line.repair}")
             if total > output.done:  # else translated before an interruption (--resume)
-                output.write(translator.translate([line.text for line in chunk], beam_size=args.beam))
+                translations, notes = translator.translate_with_notes([line.text for line in chunk], beam_size=args.beam)
+                for line, line_notes in zip(chunk, notes):
+                    for note in line_notes:
+                        warn(f"input line {line.number}: {note}")
+                output.write(translations)
             progress.update(total)
     if bad > 1:
         listed = "listed above" if bad <= MAX_WARNINGS else f"the first {MAX_WARNINGS} listed above"

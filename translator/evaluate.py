@@ -1,4 +1,5 @@
-"""BLEU and chrF (sacrebleu) of a model on the test split or any file of pairs; copy and invented-word rates."""
+"""BLEU and chrF (sacrebleu) of a model on the test split or any file of pairs; copy, spans-intact and invented-word
+rates, and the rare-words set's (see `translator.quality`)."""
 
 import time
 from collections import defaultdict
@@ -39,7 +40,7 @@ def score(hypotheses, reference_streams):
     }
 
 
-def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None, show_progress=False):
+def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None, rare_pairs=None, show_progress=False):
     """Scores `translator` on `pairs`; returns the scores, timing and example translations.
 
     The main scores take each pair on its own, one reference each, as the
@@ -48,7 +49,9 @@ def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None, show
     also scores each distinct source once against all of its references.
     `copy_rate` comes from the shipped names-and-numbers set, and, given the
     training corpus' Spanish `known_words`, `invented_word_rate` from the
-    translations of `pairs` (see `translator.quality`).
+    translations of `pairs` (see `translator.quality`), and with `rare_pairs`
+    too (the rare-words set) the share of their translations with an invented
+    word, and their BLEU and chrF, under `rare_words`.
     """
     english = [source for source, _ in pairs]
     references = [target for _, target in pairs]
@@ -77,6 +80,14 @@ def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None, show
         invented, total = quality.invented_words([translated[s] for s in sources], sources, known_words)
         result["invented_word_rate"] = round(100 * len(invented) / max(total, 1), 2)
         result["invented_words"] = sorted(set(invented))[:50]
+    if known_words is not None and rare_pairs:
+        rare_english = [english for english, _ in rare_pairs]
+        rare_out = translate_all(translator, rare_english, beam_size=beam_size)
+        result["rare_words"] = {
+            "sentences": len(rare_pairs),
+            "invented_share": round(100 * quality.invented_share(rare_out, rare_english, known_words), 2),
+            **{k: v for k, v in score(rare_out, [[spanish for _, spanish in rare_pairs]]).items() if k in ("bleu", "chrf")},
+        }
     result.update(
         sentences=len(pairs),
         beam_size=beam_size,
@@ -94,15 +105,17 @@ def load_eval_pairs(pairs_file=None, data_path=None, columns=None):
     """The pairs to score (a user's file of pairs, else the corpus' leak-free test split) and their name.
 
     Also returns the Spanish words of the training split, for the invented-word
-    rate, or None when a user's file is scored and the corpus is not at hand.
+    rate, or None when a user's file is scored and the corpus is not at hand;
+    and the rare-words set (`quality.rare_word_pairs`) when the test split is
+    scored, else None.
     """
     if pairs_file:  # read first: a file with no usable pair is reported at once, not after the corpus
         pairs, _ = data.parse_pairs(data.read_lines(pairs_file), source=str(pairs_file), columns=columns)
     splits = data.load_splits(data_path) if not pairs_file or data.corpus_is_local(data_path) else None
     known = quality.known_words(spanish for _, spanish in splits["train"]) if splits else None
     if pairs_file:
-        return pairs, str(pairs_file), known
-    return splits["test"], "test split", known
+        return pairs, str(pairs_file), known, None
+    return splits["test"], "test split", known, quality.rare_word_pairs(splits["train"], splits["test"])
 
 
 def format_report(result):
@@ -117,9 +130,14 @@ def format_report(result):
         f"BLEU {multi['bleu']:.2f}, chrF {multi['chrf']:.2f}",
         f"names and numbers copied verbatim: {result['copy_rate']:.1f}% "
         f"(held-out set: {result['heldout_copy_rate']:.1f}%)",
+        f"protected spans intact: {result['spans_intact']:.1f}% (held-out set: {result['heldout_spans_intact']:.1f}%)",
     ]
     if "invented_word_rate" in result:
         rows.append(f"words found nowhere in the training Spanish (nor copied): {result['invented_word_rate']:.2f}%")
+    if "rare_words" in result:
+        rare = result["rare_words"]
+        rows.append(f"rare-words set ({rare['sentences']:,} test sentences with a word seen < {quality.RARE_BELOW} times): "
+                    f"{rare['invented_share']:.2f}% with an invented word, BLEU {rare['bleu']:.2f}, chrF {rare['chrf']:.2f}")
     rows.append(f"{result['sentences_per_second']:.0f} sentences/s\n")
     for example in result["examples"]:
         rows.append(f"  EN  {example['english']}\n  REF {example['reference']}\n  OUT {example['translation']}\n")
@@ -133,9 +151,10 @@ def run(model_path, pairs_file=None, data_path=None, columns=None, beam_size=1, 
     from translator.translator import Translator
 
     translator = Translator.load(model_path, jit_compile=jit_compile, placeholders=placeholders)
-    pairs, name, known = load_eval_pairs(pairs_file, data_path, columns)
+    pairs, name, known, rare = load_eval_pairs(pairs_file, data_path, columns)
     result = {"data": name, "placeholders": placeholders,
-              **evaluate(translator, pairs, beam_size=beam_size, known_words=known, show_progress=show_progress)}
+              **evaluate(translator, pairs, beam_size=beam_size, known_words=known, rare_pairs=rare,
+                         show_progress=show_progress)}
     if pairs_file is None:
         model_dir.update_metrics(model_path, evaluation=result)
     return result

@@ -5,7 +5,7 @@
     vocab_en.txt     English vocabulary, one token a line
     vocab_es.txt     Spanish vocabulary
     truecase.tsv     lower-cased word <TAB> its usual casing
-    words_en.txt     English word <TAB> its count in the training split (see `placeholders`)
+    words_en.txt     English word <TAB> its count in the training split (see `verbatim`)
     words_es.txt     every lower-cased Spanish word of the training split (see `rerank`)
     metrics.json     training history and, after `evaluate`, the scores
 
@@ -21,8 +21,8 @@ import keras
 from translator import (
     layers,  # noqa: F401  (registers the layers for loading)
     outputs,
-    placeholders,
     rerank,
+    verbatim,
 )
 from translator.config import Config
 from translator.errors import UsageError
@@ -75,7 +75,7 @@ def write(directory, model, pipeline, config, train_pairs, overwrite=False, **tr
     split's word counts (for stand-ins and re-ranking) and `training` in metrics.json."""
     with writing(directory, overwrite) as partial:
         save(partial, model, pipeline, config)
-        placeholders.save_word_counts(partial, (english for english, _ in train_pairs))
+        verbatim.save_word_counts(partial, (english for english, _ in train_pairs))
         rerank.save_lexicon(partial, (spanish for _, spanish in train_pairs))
         update_metrics(
             partial, training={"parameters": count_parameters(model), **training, "train_pairs": len(train_pairs)}

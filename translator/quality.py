@@ -1,16 +1,24 @@
-"""Two checks of translation quality that BLEU hides: copying names and numbers, and inventing words.
+"""Two checks of translation quality that BLEU hides: copying what must come through unchanged, and inventing words.
 
 - **Copy rate**: on sentences with names and numbers that the corpus never
   shows, the share of sentences whose every name and number appears verbatim
   in the translation. Two sets ship in `testsets/`: `names_numbers.tsv`,
-  against which the stand-ins of `translator.placeholders` were chosen, and
+  against which the stand-ins of `translator.verbatim` were chosen, and
   `names_numbers_heldout.tsv`, written afterwards in other sentence frames and
   never tuned against.
+- **Spans intact**: the same on sentences holding every shape of span that
+  `translator.verbatim` protects (URLs, e-mail addresses, handles, paths,
+  times, dates, numbers, phones, codes, titled and rare names): `spans.tsv`,
+  tuned against, and `spans_heldout.tsv`, other frames and values, never tuned against.
 - **Invented-word rate**: the share of the words a model writes that occur
   nowhere in the Spanish side of the training corpus and are not copied from
-  the English sentence ("mordinario", "salión": pieces glued into non-words).
+  the English sentence ("mordinario", "salión": pieces glued into non-words);
+  and on the *rare-words set* (`rare_word_pairs`: test pairs whose English
+  holds a word the training English shows fewer than 3 times) the share of
+  sentences with an invented word (`invented_share`).
 """
 
+import collections
 import re
 from importlib import resources
 
@@ -22,7 +30,8 @@ def words(text):
     return WORD.findall(text.lower())
 
 
-COPY_SETS = {"copy_rate": "names_numbers.tsv", "heldout_copy_rate": "names_numbers_heldout.tsv"}
+COPY_SETS = {"copy_rate": "names_numbers.tsv", "heldout_copy_rate": "names_numbers_heldout.tsv",
+             "spans_intact": "spans.tsv", "heldout_spans_intact": "spans_heldout.tsv"}
 
 
 def load_copy_set(name):
@@ -70,3 +79,29 @@ def invented_words(translations, sources, known):
         invented += [w for w in output if w not in known and w not in copied]
         total += len(output)
     return invented, total
+
+
+RARE_BELOW = 3  # a word the training English shows fewer times than this is rare
+
+
+def rare_word_pairs(train_pairs, test_pairs, below=RARE_BELOW):
+    """The `test_pairs` whose English holds a word (not a number) seen fewer than `below` times in `train_pairs`' English.
+
+    Built at run time from the corpus, which is never committed.
+
+    >>> rare_word_pairs([("I see a cat.", "Veo un gato.")] * 3, [("I see a gnu.", "Veo un ñu."), ("A cat.", "Un gato.")])
+    [('I see a gnu.', 'Veo un ñu.')]
+    """
+    counts = collections.Counter(word for english, _ in train_pairs for word in words(english))
+    return [(english, spanish) for english, spanish in test_pairs
+            if any(counts[word] < below and not word.isdigit() for word in words(english))]
+
+
+def invented_share(translations, sources, known):
+    """Share of translations holding at least one invented word (see `invented_words`).
+
+    >>> invented_share(["Hola, mordinario.", "Hola."], ["Hello, ordinary.", "Hello."], {"hola"})
+    0.5
+    """
+    flagged = [bool(invented_words([t], [s], known)[0]) for t, s in zip(translations, sources, strict=True)]
+    return sum(flagged) / len(flagged) if flagged else 0.0

@@ -8,12 +8,12 @@ as fits. The translations of one text's pieces are joined with spaces, in order.
 import logging
 import re
 
-from translator.words import SENTENCE_END
+from translator.words import SENTENCE_END, TITLES
 
 logger = logging.getLogger(__name__)
 
-# A sentence ends at . ! ? (or …) followed by space.
-SENTENCE_BREAK = re.compile(rf"(?<=[{SENTENCE_END}])\s+")
+# A sentence ends at . ! ? (or …) followed by space, but not after a title: "Dr. Okonkwo" is one name.
+SENTENCE_BREAK = re.compile(rf"(?<=[{SENTENCE_END}])" + "".join(rf"(?<!\b{title}\.)" for title in TITLES) + r"\s+")
 
 
 def split_sentences(text):

@@ -1,8 +1,8 @@
 """`Translator`: English text in, readable Spanish out, around a trained model.
 
 It loads a model directory, cuts long texts into pieces the model can take
-(`segments`), swaps rare names and numbers for stand-ins the model copies
-(`placeholders`), decodes the pieces in batches of similar lengths in parallel
+(`segments`), swaps what must come through unchanged for stand-ins the model
+copies (`verbatim`), decodes the pieces in batches of similar lengths in parallel
 threads (`decoding`) and turns the ids back into text (`text`).
 """
 
@@ -11,10 +11,9 @@ from concurrent.futures import ThreadPoolExecutor
 import tensorflow as tf
 from keras import ops
 
-from translator import decoding, masks, model_dir, placeholders, rerank, segments
+from translator import decoding, masks, model_dir, rerank, segments, verbatim
 from translator.devices import resolve_auto
 from translator.errors import UsageError
-from translator.placeholders import vocabulary_counts
 
 
 class Translator:
@@ -28,15 +27,19 @@ class Translator:
             compiles for a while per batch shape, which pays off in a
             long-running process, not in one command.
         parallel_batches: batches decoded at the same time, in threads.
-        placeholders: swap rare names and numbers for stand-ins before
-            decoding and back after (see `translator.placeholders`).
+        placeholders: swap what must come through unchanged (URLs, numbers,
+            rare names...) for stand-ins before decoding and back after (see
+            `translator.verbatim`); False gives those spans to the model as
+            written (glossary spans still get stand-ins).
         word_counts: the training corpus' English word counts, for
-            `placeholders` (`Translator.load` reads them from the model
+            `verbatim` (`Translator.load` reads them from the model
             directory); default: each vocabulary token counts as well known.
         lexicon: the training corpus' Spanish words: with a beam, a
             hypothesis that invents fewer words outside them is preferred
-            (see `translator.rerank`; `Translator.load` reads them from the
-            model directory). None skips this check.
+            (see `translator.rerank`), and a word of the translation found
+            neither in them nor in the source is replaced by the source's
+            rare word at its place (`verbatim.repair_invented`).
+            `Translator.load` reads them from the model directory; None skips both.
         consensus: with a beam, choose the hypothesis the beam's others
             agree with most (minimum Bayes risk, see `translator.rerank`);
             False keeps the best-scoring one.
@@ -60,9 +63,8 @@ class Translator:
         self.parallel_batches = parallel_batches
         self.lexicon = lexicon
         self.consensus = consensus
-        self.word_counts = None
-        if placeholders:
-            self.word_counts = word_counts or vocabulary_counts(pipeline.source_vocabulary)
+        self.placeholders = placeholders
+        self.word_counts = word_counts or verbatim.vocabulary_counts(pipeline.source_vocabulary)
         self._id_functions = {}
         self._text_functions = {}
         self.greedy_ids = self.ids_function(beam_size=1)
@@ -74,7 +76,7 @@ class Translator:
 
     @classmethod
     def load(cls, directory, **kwargs):
-        kwargs = {"word_counts": placeholders.load_word_counts(directory),
+        kwargs = {"word_counts": verbatim.load_word_counts(directory),
                   "lexicon": rerank.load_lexicon(directory), **kwargs}
         return cls(*model_dir.load(directory), **kwargs)
 
@@ -129,17 +131,36 @@ class Translator:
             list(pool.map(lambda shape: decode(tf.ones(shape, tf.int32)), shapes))
         return len(shapes)
 
-    def decode_batch(self, texts, beam_size=1):
-        """Translates a list of texts that each fit the model; returns a list of str."""
-        if self.word_counts is None:
-            return self.decode_as_written(texts, beam_size)
-        protected = [placeholders.protect(text, self.word_counts) for text in texts]
-        outputs = self.decode_as_written([text for text, _ in protected], beam_size)
-        restored = [placeholders.restore(output, meanings) for output, (_, meanings) in zip(outputs, protected)]
-        lost = [i for i, output in enumerate(restored) if output is None]
-        for i, output in zip(lost, self.decode_as_written([texts[i] for i in lost], beam_size) if lost else []):
-            restored[i] = output
-        return restored
+    def decode_batch(self, texts, beam_size=1, glossaries=None):
+        """Translates a list of texts that each fit the model; returns `(translations, notes)`, lists of each.
+
+        `glossaries` gives each text's glossary (or None): see `translate`.
+        A text that is only protected spans and punctuation ("2") is written
+        as it is, not decoded. Invented words are repaired (`verbatim.repair_invented`).
+        """
+        glossaries = glossaries or [None] * len(texts)
+        spans = [self.spans(text, glossary) for text, glossary in zip(texts, glossaries)]
+        protected = [verbatim.protect(text, text_spans) for text, text_spans in zip(texts, spans)]
+        to_decode = [i for i, text in enumerate(texts) if not verbatim.is_fragment(text, spans[i])]
+        outputs = list(texts)
+        for i, output in zip(to_decode, self.decode_as_written([protected[i][0] for i in to_decode], beam_size)
+                             if to_decode else []):
+            outputs[i] = output
+        # A fragment not decoded is its own "translation" with no stand-ins: restoring it writes its glossary terms.
+        restored = [verbatim.restore(output, text, text_spans, meanings if i in to_decode else {})
+                    for i, (output, text, text_spans, (_, meanings)) in enumerate(zip(outputs, texts, spans, protected))]
+        if self.lexicon is not None:
+            restored = [(verbatim.repair_invented(output, text, self.lexicon, self.word_counts,
+                                                  [span.value for span in text_spans]), notes)
+                        for (output, notes), text, text_spans in zip(restored, texts, spans)]
+        return [output for output, _ in restored], [notes for _, notes in restored]
+
+    def spans(self, text, glossary=None):
+        """The `verbatim.Span`s of `text` to come out unchanged: only `glossary`'s without placeholders."""
+        matches = glossary.matches(text) if glossary is not None else ()
+        if not self.placeholders:
+            return [verbatim.Span(start, end, "glossary", spanish) for start, end, spanish in matches]
+        return verbatim.find(text, self.word_counts, matches)
 
     def reranks(self, beam_size):
         """Whether a search of `beam_size` ends by choosing among its hypotheses (`translator.rerank`)."""
@@ -169,7 +190,7 @@ class Translator:
         """`segments.split` for this model: `(owners, pieces, sizes)` of pieces that fit it."""
         return segments.split(texts, self.token_counts, self.max_length)
 
-    def translate(self, texts, beam_size=1, batch_size=None):
+    def translate(self, texts, beam_size=1, batch_size=None, glossary=None):
         """Translates one string (returns str) or a list of strings (returns a list).
 
         Empty or blank text gives "". Text longer than the model's sequence
@@ -177,26 +198,41 @@ class Translator:
         too long, into runs of words, with a logged warning), each piece is
         translated, and the pieces are joined. Pieces are sorted by length and
         decoded `batch_size` at a time (default: the translator's).
+
+        `glossary` is None, one glossary for every text, or a list of one (or
+        None) per text: an object whose `.matches(text)` gives `(start, end,
+        spanish)` spans of `text` that must come out as `spanish`.
+        """
+        return self.translate_with_notes(texts, beam_size, batch_size, glossary)[0]
+
+    def translate_with_notes(self, texts, beam_size=1, batch_size=None, glossary=None):
+        """`translate`, and for each text a list of notes on protected spans that had to be repaired.
+        A note names a span that the model dropped or repeated and that was
+        put back or kept once ("'8,336,817' was put back by position").
         """
         if beam_size < 1:
             raise UsageError(f"beam size must be at least 1, got {beam_size}")
         single = isinstance(texts, str)
         texts = [texts] if single else list(texts)
+        glossaries = glossary if isinstance(glossary, (list, tuple)) else [glossary] * len(texts)
         owners, pieces, sizes = self.pieces(texts)
         # Batches of similar lengths: short sentences do not wait for long ones.
         order = sorted(range(len(pieces)), key=lambda i: (sizes[i], len(pieces[i])))
         batch_size = batch_size or self.batch_size
         batches = [order[start:start + batch_size] for start in range(0, len(order), batch_size)]
         outputs = [""] * len(pieces)
+        notes = [[] for _ in texts]
         # Batches decode in parallel threads (TensorFlow releases the GIL): one batch's
         # loop alone leaves the cores idle between its small per-step ops.
         with ThreadPoolExecutor(self.parallel_batches) as pool:
-            decoded = pool.map(lambda batch: self.decode_batch([pieces[i] for i in batch], beam_size), batches)
-            for batch, batch_outputs in zip(batches, decoded):
-                for i, output in zip(batch, batch_outputs):
+            decoded = pool.map(lambda batch: self.decode_batch(
+                [pieces[i] for i in batch], beam_size, [glossaries[owners[i]] for i in batch]), batches)
+            for batch, (batch_outputs, batch_notes) in zip(batches, decoded):
+                for i, output, piece_notes in zip(batch, batch_outputs, batch_notes):
                     outputs[i] = output
+                    notes[owners[i]] += piece_notes
         results = segments.join(owners, outputs, len(texts))
-        return results[0] if single else results
+        return (results[0], notes[0]) if single else (results, notes)
 
     def attention(self, text):
         """Cross-attention of the greedy translation of one sentence.

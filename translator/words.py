@@ -1,7 +1,7 @@
 """What the plain-Python code counts as a word, and the punctuation that ends or opens a sentence.
 
 `WORD` splits text for the quality checks (`translator.quality`) and the
-stand-ins (`translator.placeholders`); the sentence marks serve the code that
+stand-ins (`translator.verbatim`); the sentence marks serve the code that
 cuts text into sentences (`translator.segments`) and the code that capitalises
 sentence starts (`translator.text`). Each mark string goes inside a regular
 expression's `[...]`.
@@ -16,3 +16,5 @@ import re
 WORD = re.compile(r"[^\W_]+")
 SENTENCE_END = ".!?…"
 SENTENCE_OPEN = "¿¡\"«("
+# Titles before a name: their full stop ends no sentence, and "Dr. Okonkwo" is one name to keep.
+TITLES = ("Dr", "Mr", "Mrs", "Ms", "Prof", "Sr", "Sra", "St")

@@ -1,0 +1,183 @@
+"""Spans that must come through unchanged: found, swapped for stand-ins before decoding, written back after."""
+
+from pathlib import Path
+
+import pytest
+
+from translator import cli, verbatim
+from translator.defaults import DEFAULT_MODEL
+from translator.translator import Translator
+from translator.verbatim import Span
+
+# Word counts of a training corpus: "wipe" is rare but a word, "Angela" a name seen too seldom.
+COUNTS = {**dict.fromkeys(["Tom", "John", "the", "has", "cats", "is", "in", "lives", "where", "and", "look", "now",
+                           "at", "here", "blocked", "my", "connection", "The", "I", "saw", "paid", "to", "games", "he"], 9),
+          "wipe": 1, "Angela": 2, "Africa": 7, "30": 9}
+
+
+class Glossary:
+    """A stand-in for a glossary: every occurrence of each English term must come out as its Spanish."""
+
+    def __init__(self, terms):
+        self.terms = terms
+
+    def matches(self, text):
+        found = []
+        for english, spanish in self.terms.items():
+            start = text.find(english)
+            while start >= 0:
+                found.append((start, start + len(english), spanish))
+                start = text.find(english, start + len(english))
+        return sorted(found)
+
+
+def values(text, counts=COUNTS):
+    return [(span.kind, span.value) for span in verbatim.find(text, counts)]
+
+
+@pytest.mark.parametrize("kind, example", [(kind.name, example) for kind in verbatim.KINDS for example in kind.examples])
+def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
+    for text in (f"{example} is here", f"Look at {example} now", f"Look at {example}."):
+        assert values(text) == [(kind, example)], text
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Where is Tom?", []),  # well-known words, capitalised or not, stay with the model
+    ("The cats", []),  # a capitalised first word that the corpus knows in lower case
+    ("Tom has 3 cats and 30 dogs", []),  # one digit, and a number the corpus knows, stay
+    ("Tom has 1999 cats", [("number", "1999")]),
+    ("Wipe the cats, Angela.", [("name", "Angela")]),  # "wipe" is a word, not a name
+    ("Tom and Angela in Africa.", [("name", "Angela")]),  # a name seen often is the model's
+    ("Angela is here.", []),  # a first word the corpus has seen may be a word seen only capitalised
+    ("Olusegun is here.", [("name", "Olusegun")]),  # one it has never seen is a name
+    ("The Acme Widget is here", [("name", "Acme Widget")]),  # the first word is no part of the name
+    ("I saw the 1st and 2nd", []),  # ordinals are words, not codes
+    ("He saw the Olympic Games", [("name", "Olympic")]),  # a word known in lower case is the model's, even in a name
+    ("Has Dr. Adeyemi come?", [("title", "Dr. Adeyemi")]),  # a name run stops before a title
+])
+def test_only_rare_names_and_numbers_are_protected(text, expected):
+    assert values(text) == expected
+
+
+LEXICON = {"el", "la", "bloqueó", "mi", "conexión", "red", "está", "aquí", "tiene", "gatos"}
+
+
+@pytest.mark.parametrize("translation, repaired", [
+    ("El fuegal bloqueó mi conexión.", "El firewall bloqueó mi conexión."),  # invented: the rare source word
+    ("El bloqueó mi conexión.", "El bloqueó mi conexión."),  # nothing invented, nothing changed
+    ("El fuegal bloqueó mi conexión grapa.", "El firewall bloqueó mi conexión grapa."),  # one source word, used once
+    ("El cortafuegos bloqueó mi conexión.", "El cortafuegos bloqueó mi conexión."),  # a glossary's Spanish stays
+])
+def test_an_invented_word_is_replaced_by_the_rare_source_word_at_its_place(translation, repaired):
+    source = "The firewall blocked my connection."
+    assert verbatim.repair_invented(translation, source, LEXICON, COUNTS, keep=["cortafuegos"]) == repaired
+
+
+def test_the_translator_repairs_invented_words(recording, monkeypatch):
+    translator, _ = recording
+    monkeypatch.setattr(translator, "lexicon", LEXICON)
+    monkeypatch.setattr(translator, "word_counts", COUNTS)
+    monkeypatch.setattr(translator, "decode_as_written", lambda texts, beam_size=1: ["El fuegal bloqueó mi conexión."])
+    assert translator.translate("The firewall blocked my connection.") == "El firewall bloqueó mi conexión."
+
+
+def test_stand_ins_come_back_as_the_spans_exactly():
+    text = "Dr. Okonkwo paid $1,200 at 10:30 to example.org"
+    spans = verbatim.find(text, COUNTS)
+    protected, meanings = verbatim.protect(text, spans)
+    assert protected == "John paid 45 at 37 to Texas"
+    assert verbatim.restore("John pagó 45 a las 37 a Texas", text, spans, meanings) == (
+        "Dr. Okonkwo pagó $1,200 a las 10:30 a example.org", [])
+
+
+def test_stand_ins_already_in_the_text_are_not_used():
+    spans = verbatim.find("John and Olusegun", COUNTS)
+    assert verbatim.protect("John and Olusegun", spans)[0] == "John and Mary"
+
+
+def test_a_dropped_stand_in_is_put_back_and_a_repeated_one_kept_once():
+    source = "Olusegun has 250 cats."
+    spans = verbatim.find(source, COUNTS)
+    meanings = verbatim.protect(source, spans)[1]
+    assert verbatim.restore("Tiene gatos.", source, spans, meanings) == (
+        "Olusegun Tiene 250 gatos.", ["'Olusegun' was put back by position", "'250' was put back by position"])
+    # The one kept is the one nearest the span's relative place in the source (the middle of "250" is 5/8 in).
+    assert verbatim.restore("John tiene 45 gatos 45.", source, spans, meanings) == (
+        "Olusegun tiene gatos 250.", ["'45' came out 2 times: one kept"])
+
+
+def test_a_span_beyond_the_stand_ins_is_left_as_written_and_still_checked():
+    names = "Aa Bb Cc Dd Ee Ff Gg"
+    spans = [Span(i * 3, i * 3 + 2, "name", name) for i, name in enumerate(names.split())]
+    protected, meanings = verbatim.protect(names, spans)
+    assert protected == " ".join(verbatim.STAND_INS["name"]) + " Gg"
+    assert verbatim.restore(protected.replace(" Gg", ""), names, spans, meanings) == (
+        "Aa Bb Cc Dd Ee Ff Gg", ["'Gg' was put back by position"])
+
+
+@pytest.fixture
+def recording(tiny_translator, monkeypatch):
+    """The tiny translator, with a model that echoes its input, minus every "John"; what it was given is kept."""
+    decoded = []
+
+    def drop_john(texts, beam_size=1):
+        decoded.append(list(texts))
+        return [text.replace("John ", "") for text in texts]
+
+    monkeypatch.setattr(tiny_translator, "decode_as_written", drop_john)
+    monkeypatch.setattr(tiny_translator, "word_counts", dict.fromkeys(["is", "here", "has", "cats", "Where", "nobody"], 9))
+    return tiny_translator, decoded
+
+
+def test_a_lost_stand_in_is_put_back_and_noted_without_translating_again(recording):
+    translator, decoded = recording
+    out, notes = translator.decode_batch(["Olusegun is here.", "Nobody has 250 cats."])
+    assert decoded == [["John is here.", "Nobody has 45 cats."]]
+    assert out == ["Olusegun is here.", "Nobody has 250 cats."]
+    assert notes == [["'Olusegun' was put back by position"], []]
+
+
+def test_a_piece_of_spans_and_punctuation_only_is_written_as_it_is(recording):
+    translator, decoded = recording
+    out, notes = translator.translate_with_notes(["Where is here? 2", "(555-0142)", "3.5%!"])
+    assert decoded == [["Where is here?"]]
+    assert out == ["Where is here? 2", "(555-0142)", "3.5%!"]
+
+
+def test_glossary_spans_come_out_as_their_spanish_and_win_over_detected_ones(recording):
+    translator, decoded = recording
+    glossary = Glossary({"Olusegun Ltd": "Olusegun S.A.", "cats": "gatos"})
+    out, _ = translator.translate_with_notes(["Olusegun Ltd has cats.", "Olusegun has cats."],
+                                             glossary=[glossary, None])
+    assert sorted(decoded[0]) == ["John has Mary.", "John has cats."]
+    assert out == ["Olusegun S.A. has gatos.", "Olusegun has cats."]
+
+
+def test_glossary_spans_apply_without_placeholders(recording, monkeypatch):
+    translator, decoded = recording
+    monkeypatch.setattr(translator, "placeholders", False)
+    assert translator.translate("Olusegun has 250 cats.", glossary=Glossary({"cats": "gatos"})) == (
+        "Olusegun has 250 gatos.")
+    assert decoded == [["Olusegun has 250 John."]]
+
+
+def test_the_command_line_warns_naming_the_line_of_a_repaired_span(tiny_model_dir, monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(Translator, "decode_as_written",
+                        lambda self, texts, beam_size=1: [text.replace("John ", "") for text in texts])
+    (tmp_path / "in.txt").write_text("Tom is here.\nOlusegun is here.\n", encoding="utf-8")
+    assert cli.main(["translate", "--model", str(tiny_model_dir), "--xla", "off", "--file", str(tmp_path / "in.txt")]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[1] == "Olusegun is here."
+    assert "warning: input line 2: 'Olusegun' was put back by position" in captured.err
+    assert "input line 1" not in captured.err
+
+
+@pytest.mark.skipif(not (Path(DEFAULT_MODEL) / "model.keras").is_file(), reason="no shipped model")
+def test_the_shipped_model_keeps_names_numbers_and_spans_it_never_saw():
+    translator = Translator.load(DEFAULT_MODEL, jit_compile=False)
+    sentences = ["Olusegun lives in Tegucigalpa.", "Wojciech has 250 cats.", "My friend Leilani was born in 1999.",
+                 "Call me at 555-0142 tonight.", "Dr. Okonkwo will see you now.", "Visit https://example.org today."]
+    words = [["Olusegun", "Tegucigalpa"], ["Wojciech", "250"], ["Leilani", "1999"], ["555-0142"], ["Dr. Okonkwo"],
+             ["https://example.org"]]
+    for translation, expected in zip(translator.translate(sentences, beam_size=4), words, strict=True):
+        assert all(word in translation for word in expected), translation

@@ -1,0 +1,341 @@
+"""What must come through translation unchanged: found before decoding, hidden behind stand-ins, written back after.
+
+A URL, an e-mail address, "8,336,817", "SUMMER2027" or a name the training
+corpus (almost) never shows ("Okonkwo") reaches the model as several subword
+pieces, and the model, which learned names mostly from "Tom" and "Mary",
+turns the pieces into Spanish-looking non-words ("Acmeme", "836,336"). So
+before decoding each such *span* is replaced by a stand-in the model copies
+reliably (a frequent name, a two-digit number, a place), and after decoding
+each stand-in is replaced by the span exactly as written: the placeholder
+trick of production MT systems. `KINDS` is the table of what is protected.
+
+Names are protected when rare, by the English of the training split
+(training writes its word counts to `words_en.txt` in the model directory; a
+directory without that file counts each vocabulary token as well known): a
+capitalised word seen fewer than `MIN_COUNT` times that the corpus never
+writes in lower case (so a sentence's first word, "Wipe your feet.", is not
+taken for a name), together with the capitalised words around it ("Acme
+Widget", "José Álvarez", "Jean-Luc Picard"). Names the corpus shows often
+("Africa", "New York") are left to the model, which learned their Spanish.
+Plain numbers are protected when rare (two digits or more, seen fewer than
+`MIN_COUNT` times); a number with a separator, a sign, a currency or a percent
+sign always is.
+
+A word the model invents from subword pieces for an English word it barely
+knows ("He gloated." -> "Él se glotó.": a word found neither in the Spanish
+of the training corpus nor in the source) is replaced by that English word
+(`repair_invented`: the source's rare word nearest in relative position),
+which is what a reader can still make sense of. This was measured against
+passing every English word the corpus never shows through as a span, as
+rule-based systems do ("El firewall bloqueó mi conexión."): on the test
+sentences with a rare word, the repair left fewer sentences with an invented
+word and cost less BLEU (bench/RESULTS.md).
+
+The model may still drop or repeat a stand-in. `restore` then keeps one
+occurrence (the one nearest the span's place in the source) and puts a dropped
+span back at the same relative word position it had in the source (a simple
+position rule: at this model's sentence lengths word order is close to
+monotone), and says so in a note, so that every span comes out exactly once.
+"""
+
+import collections
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+from translator.words import TITLES, WORD
+
+# Stand-ins that the shipped model copies verbatim in every sentence frame tried (bench/RESULTS.md).
+STAND_INS = {
+    "name": ("John", "Mary", "Mike", "Bob", "Linda", "Tom"),
+    "number": ("45", "37", "15", "60", "70", "25"),
+    "place": ("Texas", "Denver", "Dallas", "Miami", "Houston", "Boston"),
+}
+WORDS_FILE = "words_en.txt"
+MIN_COUNT = 5  # a word seen less often than this taught the model little about it
+TITLE = rf"(?:{'|'.join(TITLES)})\."
+CAPITALISED = r"[A-ZÀ-ÖØ-Þ][^\W_]*(?:-[^\W\d_][^\W_]*)*"
+FILE_ENDINGS = ("txt|csv|json|ya?ml|py|js|ts|html?|css|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|zip|tar|gz|md|log|cfg|ini|"
+                "conf|sh|exe|mp[34]|wav|sql|xml|toml|ipynb|java|cpp|c|h|rs|go|com|org|net|io|edu|gov|dev|es|uk|de")
+
+
+class Kind(NamedTuple):
+    """One shape of span: its `name`, its `pattern`, the `stand_in` pool it is hidden behind, and `examples` of it."""
+
+    name: str
+    pattern: str
+    stand_in: str
+    examples: tuple
+
+
+# Earlier kinds win where matches overlap: an e-mail address is not read as a handle and a file name.
+KINDS = (
+    Kind("url", r"(?:https?://|www\.)[^\s<>\"]*[^\s<>\".,!?;:)\]'’]", "place",
+         ("https://example.org", "www.example.com/a?b=1")),
+    Kind("email", r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}", "place", ("jane.doe@example.com",)),
+    Kind("handle", r"(?<![\w@#])[@#][A-Za-z_]\w*", "place", ("@nasa", "#TBT")),
+    Kind("path", r"(?:[A-Za-z]:\\|~/|\.{1,2}/|(?<![\w.])/)[\w.\\/-]*\w"
+                 rf"|(?<![\w.])(?:[\w-]+/)*[\w-]+(?:\.[\w-]+)*\.(?:{FILE_ENDINGS})\b", "place",
+         ("config.yaml", "/etc/hosts", "docs/notes.txt", "C:\\Users\\ana\\a.doc", "example.org")),
+    Kind("time", r"(?<![\w:])\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:[ap]\.m\.(?=\s+[a-z])|[ap]\.m|[ap]m\b))?", "number",
+         ("10:30", "7:45 pm", "9:05 a.m")),
+    Kind("date", r"(?<![\w/.-])\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?![\w/])", "number", ("12/05/2024", "2024-05-12")),
+    Kind("phone", r"(?<![\w+])(?:\+\d{1,3}(?:[\s-]\d{1,4}){2,5}|(?:\(\d{2,4}\)\s?)?\d{3,4}(?:[\s-]\d{2,4}){1,3})(?![\w-])",
+         "number", ("555-0142", "+34 912 345 678", "(020) 7946 0958", "+44 20 7946 0018")),
+    Kind("number", r"(?<![\w.,])[-+−]?[$€£¥]?\d+(?:[.,]\d+)*(?:%|[$€£¥])?(?![\w])|(?<![\w.,])[-+−]?[$€£¥]\d+\w*",
+         "number", ("8,336,817", "3.14", "-5", "$20", "€1,200.50", "45%", "1999")),
+    Kind("code", r"(?<![\w-])(?!\d+(?:st|nd|rd|th|s)\b)(?=[\w.-]*\d)(?=[\w.-]*[A-Za-z])[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*(?![\w-])"
+                 r"|(?<!\w)[A-Za-z][a-z]*[A-Z][a-z][A-Za-z]*(?:\s\d+[A-Za-z]*)?(?!\w)", "name",
+         ("SUMMER2027", "221B", "BA117", "v2.3.1", "iPhone 15", "PlayStation 5", "hunter2")),
+    Kind("title", rf"\b(?:{'|'.join(TITLES)})\.?\s{CAPITALISED}(?:\s{CAPITALISED})*", "name",
+         ("Dr. Okonkwo", "Mrs. Smith", "Prof. Ada Lovelace")),
+    Kind("name", rf"(?<![\w-]){CAPITALISED}(?:\s(?!{TITLE}){CAPITALISED})*(?![\w-])", "name",
+         ("Acme Widget", "José Álvarez", "Jean-Luc Picard")),
+)
+_PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
+# Kinds protected whatever the corpus counts; numbers, names and words only when rare (see `wanted`).
+ALWAYS = {"url", "email", "handle", "path", "time", "phone", "date", "code", "title"}
+
+
+class Span(NamedTuple):
+    """A piece of the source, `text[start:end]`, of `kind`, to come out as `value`."""
+
+    start: int
+    end: int
+    kind: str
+    value: str
+
+
+def save_word_counts(directory, english):
+    """Writes how often each word (as `WORD` splits them, case kept) occurs in `english`."""
+    counts = collections.Counter(word for text in english for word in WORD.findall(text))
+    rows = "".join(f"{word}\t{count}\n" for word, count in counts.most_common())
+    (Path(directory) / WORDS_FILE).write_text(rows, encoding="utf-8")
+
+
+def vocabulary_counts(vocabulary):
+    """Word counts for a model without `words_en.txt`: each of its vocabulary's tokens is well known."""
+    return dict.fromkeys(vocabulary, MIN_COUNT)
+
+
+def load_word_counts(directory):
+    """The word counts of `save_word_counts`, or None for a directory without them (see `vocabulary_counts`)."""
+    path = Path(directory) / WORDS_FILE
+    if not path.is_file():
+        return None
+    rows = (line.split("\t") for line in path.read_text(encoding="utf-8").splitlines())
+    return {word: int(count) for word, count in rows}
+
+
+def is_rare(word, counts):
+    """A number of two or more digits, or a name, that `counts` says was seen fewer than `MIN_COUNT` times.
+
+    A capitalised word that `counts` holds in lower case is a word, not a name.
+
+    >>> counts = {"the": 9, "wipe": 1, "Africa": 8, "30": 5}
+    >>> [is_rare(w, counts) for w in ("Olusegun", "The", "Wipe", "Africa", "olusegun", "2016", "30", "7")]
+    [True, False, False, False, False, True, False, False]
+    """
+    if word.isdigit():
+        return len(word) > 1 and counts.get(word, 0) < MIN_COUNT  # the model copies single digits
+    if not word[0].isupper() or counts.get(word.lower(), 0):
+        return False
+    return counts.get(word, 0) < MIN_COUNT
+
+
+def wanted(kind, text, counts):
+    """Whether a match of `kind` (its `text`) is protected, given the corpus `counts`."""
+    if kind in ALWAYS:
+        return True
+    if kind == "number":
+        return not text.isdigit() or is_rare(text, counts)
+    return any(is_rare(word, counts) for word in WORD.findall(text))  # a name
+
+
+def find(text, counts, glossary_spans=()):
+    """The spans of `text` to come out unchanged, in order: `Span`s of `KINDS`, and `glossary_spans`
+    (`(start, end, spanish)`, which win where they overlap and come out as `spanish`).
+
+    >>> counts = {}
+    >>> [(s.kind, s.value) for s in find("Dr. Okonkwo paid $1,200 at 10:30 to acme.com", counts)]
+    [('title', 'Dr. Okonkwo'), ('number', '$1,200'), ('time', '10:30'), ('path', 'acme.com')]
+    >>> [s.value for s in find("Email jane.doe@example.com", counts, [(0, 5, "Escribe a")])]
+    ['Escribe a', 'jane.doe@example.com']
+    """
+    spans = [Span(start, end, "glossary", spanish) for start, end, spanish in glossary_spans]
+    taken = [(s.start, s.end) for s in spans]
+    for match in _PATTERN.finditer(text):
+        kind = KINDS[int(match.lastgroup[1:])].name
+        pieces = _names(match, counts) if kind == "name" else [match.span()]
+        for start, end in pieces:
+            value = text[start:end]
+            if not wanted(kind, value, counts) or any(a < end and start < b for a, b in taken):
+                continue
+            # A sentence's first word that the corpus has seen ("Help!", seen only capitalised) may be no name.
+            if kind == "name" and " " not in value and counts.get(value) and not text[:start].strip(" \"'¿¡("):
+                continue
+            spans.append(Span(start, end, kind, value))
+            taken.append((start, end))
+    return sorted(spans)
+
+
+def _names(match, counts):
+    """The names in a run of capitalised words: the runs between words the corpus knows in lower case
+    ("The", "Games", "Airport"), which the model translates.
+
+    >>> counts = {"the": 9, "games": 9, "and": 9}
+    >>> [s.value for s in find("The Olympic Games and Acme Widget", counts)]
+    ['Olympic', 'Acme Widget']
+    """
+    names, start, end = [], None, None
+    for word in re.finditer(r"\S+", match.group()):
+        if counts.get(word.group().lower()):
+            if start is not None:
+                names.append((start, end))
+            start = None
+            continue
+        start = match.start() + word.start() if start is None else start
+        end = match.start() + word.end()
+    if start is not None:
+        names.append((start, end))
+    return names
+
+
+def is_fragment(text, spans):
+    """Whether `text` holds no letter outside `spans`: nothing for the model to translate ("2", "(555-0142)").
+
+    A rare name does not count as a span here: a one-word sentence ("Help!") may be a word the corpus
+    only shows capitalised, and a name alone goes to the model as a stand-in all the same.
+
+    >>> is_fragment("2", []), is_fragment("See 555-0142.", [Span(4, 12, "phone", "555-0142")])
+    (True, False)
+    >>> is_fragment("Help!", [Span(0, 4, "name", "Help")])
+    False
+    """
+    covered = set()
+    for span in spans:
+        if span.kind != "name":
+            covered.update(range(span.start, span.end))
+    return not any(c.isalpha() for i, c in enumerate(text) if i not in covered)
+
+
+def protect(text, spans):
+    """`text` with each of `spans` replaced by a stand-in, and the stand-ins' meanings `{stand_in: Span}`.
+
+    Stand-ins already in the text are not used; a span beyond the last free
+    stand-in of its pool stays as written (and `restore` still checks it).
+
+    >>> protect("Olusegun has 250 cats, Tom has 3.", [Span(0, 8, "name", "Olusegun"), Span(13, 16, "number", "250")])
+    ('John has 45 cats, Tom has 3.', {'John': Span(start=0, end=8, kind='name', value='Olusegun'), \
+'45': Span(start=13, end=16, kind='number', value='250')})
+    """
+    present = set(WORD.findall(text))
+    free = {pool: iter([s for s in stand_ins if s not in present]) for pool, stand_ins in STAND_INS.items()}
+    meanings, pieces, at = {}, [], 0
+    for span in spans:
+        stand_in = next(free[pool_of(span)], None)
+        if stand_in is None:
+            continue
+        pieces += [text[at:span.start], stand_in]
+        meanings[stand_in] = span
+        at = span.end
+    return "".join(pieces) + text[at:], meanings
+
+
+def pool_of(span):
+    """The stand-in pool of a span: its kind's, or for a glossary span, numbers for a number, else names."""
+    if span.kind == "glossary":
+        return "number" if span.value.replace(",", "").replace(".", "").isdigit() else "name"
+    return next(kind.stand_in for kind in KINDS if kind.name == span.kind)
+
+
+def _insert(translation, token, relative):
+    """`translation` with `token` put before the word at `relative` (0 to 1) of its length; at the end, before
+    the final punctuation.
+
+    >>> _insert("Tiene gatos.", "250", 0.5), _insert("Tiene gatos.", "250", 1.0)
+    ('Tiene 250 gatos.', 'Tiene gatos 250.')
+    """
+    words = translation.split()
+    at = round(relative * len(words))
+    if at < len(words):
+        return " ".join(words[:at] + [token] + words[at:])
+    last = words[-1] if words else ""
+    stem = last.rstrip(".!?…»\"')")
+    return " ".join(words[:-1] + [stem, token + last[len(stem):]] if stem else words[:-1] + [token + last])
+
+
+def restore(translation, source, spans, meanings):
+    """`translation` with every span of `source` in it exactly once, as its `value`, and notes on repairs.
+
+    Stand-ins (`meanings`, from `protect`) are replaced by their spans; one
+    repeated is kept once, nearest its relative place in the source; one
+    dropped, or a span left as written that the model lost, is put back at the
+    relative word position it had in the source.
+
+    >>> spans = [Span(0, 8, "name", "Olusegun"), Span(13, 16, "number", "250")]
+    >>> meanings = {"John": spans[0], "45": spans[1]}
+    >>> restore("John tiene 45 gatos.", "Olusegun has 250 cats.", spans, meanings)
+    ('Olusegun tiene 250 gatos.', [])
+    >>> restore("John tiene gatos, John.", "Olusegun has 250 cats.", spans, meanings)
+    ('Olusegun tiene 250 gatos,.', ["'John' came out 2 times: one kept", "'250' was put back by position"])
+    """
+    notes = []
+    source_words = max(len(source.split()), 1)
+    stand_in_of = {id(span): stand_in for stand_in, span in meanings.items()}
+    for span in spans:
+        relative = (len(source[:span.start].split()) + 0.5) / source_words  # the middle of the span's word
+        token = stand_in_of.get(id(span), span.value if span.kind != "glossary" else source[span.start:span.end])
+        found = list(re.finditer(rf"(?<!\w){re.escape(token)}(?!\w)", translation))
+        if len(found) > 1:
+            notes.append(f"'{token}' came out {len(found)} times: one kept")
+            words_before = [len(translation[:m.start()].split()) / max(len(translation.split()), 1) for m in found]
+            keep = min(range(len(found)), key=lambda i: abs(words_before[i] - relative))
+            for i in reversed(range(len(found))):
+                if i != keep:
+                    translation = _cut(translation, found[i].start(), found[i].end())
+        if not found:
+            notes.append(f"'{span.value}' was put back by position")
+            translation = _insert(translation, token, relative)
+    # Stand-ins are written back last, all at once, so that a span's text is never read as another's stand-in.
+    if meanings:
+        pattern = re.compile("|".join(rf"(?<!\w){re.escape(s)}(?!\w)" for s in meanings))
+        translation = pattern.sub(lambda match: meanings[match.group()].value, translation)
+    glossary = {source[s.start:s.end]: s.value for s in spans if s.kind == "glossary" and id(s) not in stand_in_of}
+    for written, spanish in glossary.items():
+        translation = re.sub(rf"(?<!\w){re.escape(written)}(?!\w)", lambda _, spanish=spanish: spanish, translation)
+    return translation, notes
+
+
+def _cut(translation, start, end):
+    """`translation` without `translation[start:end]` and the space before it."""
+    return (translation[:start].rstrip() + translation[end:]).strip() if start else translation[end:].lstrip()
+
+
+def repair_invented(translation, source, lexicon, counts, keep=()):
+    """`translation` with each word found neither in `lexicon`, nor in `source`, nor in the strings `keep`
+    (a glossary's Spanish) replaced by a `source` word the corpus `counts` show fewer than `MIN_COUNT` times
+    and `lexicon` does not hold, the one nearest in relative position (each is used once).
+
+    >>> repair_invented("El fuegal bloqueó la red.", "The firewall blocked the net.", {"el", "bloqueó", "la", "red"},
+    ...                 {"The": 9, "the": 9, "blocked": 3, "net": 2})
+    'El firewall bloqueó la red.'
+    """
+    source_words = WORD.findall(source)
+    lowered = {word.lower() for word in source_words + WORD.findall(" ".join(keep))}
+    rare = [(i, word) for i, word in enumerate(source_words) if counts.get(word, 0) + counts.get(word.lower(), 0) < MIN_COUNT
+            and not word.isdigit() and word.lower() not in lexicon]
+    if not rare:
+        return translation
+    output = list(WORD.finditer(translation))
+    pieces, at = [], 0
+    for n, match in enumerate(output):
+        word = match.group()
+        if not rare or word.lower() in lexicon or word.lower() in lowered or word.isdigit():
+            continue
+        place = n / max(len(output), 1)
+        i, replacement = min(rare, key=lambda r: abs(r[0] / len(source_words) - place))
+        rare.remove((i, replacement))
+        pieces += [translation[at:match.start()], replacement]
+        at = match.end()
+    return "".join(pieces) + translation[at:]
