@@ -1,0 +1,129 @@
+"""The user's glossary: matching rules, casing, and every bad file reported with its line."""
+
+import pytest
+
+from translator.glossary import Glossary, GlossaryError
+
+TERMS = [
+    ("cat", "gato"),
+    ("firewall", "cortafuegos"),
+    ("keyboard shortcut", "atajo de teclado"),
+    ("keyboard", "teclado"),
+    ("user", "usuario"),
+    ("user account", "cuenta de usuario"),
+    ("account settings", "ajustes de la cuenta"),
+    ("VPN", "red privada virtual"),
+    ("excel", "Excel"),
+    ("e-mail", "correo electrónico"),
+]
+
+
+@pytest.fixture(scope="module")
+def glossary():
+    return Glossary(TERMS)
+
+
+def spanish(glossary, text):
+    return [s for _, _, s in glossary.matches(text)]
+
+
+def test_matches_are_case_insensitive_whole_words(glossary):
+    assert glossary.matches("The cat sat.") == [(4, 7, "gato")]
+    assert spanish(glossary, "My CAT and my cat.") == ["GATO", "gato"]
+    for text in ("A category.", "The bobcat.", "cats", "cat_food", "cat2"):
+        assert glossary.matches(text) == [], text
+    assert spanish(glossary, "cat, (cat) 'cat' cat.") == ["gato"] * 4
+    assert glossary.matches("A cat's category: bobcats, cat_food, scatter, cat.") == [(2, 5, "gato"), (46, 49, "gato")]
+    assert spanish(glossary, "Send an e-mail.") == ["correo electrónico"]
+
+
+def test_multi_word_terms_match_across_any_spaces(glossary):
+    text = "Learn a keyboard  shortcut or a keyboard\tshortcut."
+    assert glossary.matches(text) == [(8, 26, "atajo de teclado"), (32, 49, "atajo de teclado")]
+    assert spanish(glossary, "keyboardshortcut") == []
+
+
+def test_longest_term_first_and_the_rest_still_matches(glossary):
+    assert spanish(glossary, "Press the keyboard shortcut on the keyboard.") == ["atajo de teclado", "teclado"]
+    assert spanish(glossary, "Open the user account.") == ["cuenta de usuario"]
+    # "account settings" (16 characters) beats "user account" (12), and "user" fills what is left.
+    assert glossary.matches("user account settings") == [(0, 4, "usuario"), (5, 21, "ajustes de la cuenta")]
+
+
+def test_matches_are_sorted_and_never_overlap(glossary):
+    text = "user account settings for the user account, keyboard shortcut, user, cat"
+    matches = glossary.matches(text)
+    assert matches == sorted(matches)
+    assert all(end <= next_start for (_, end, _), (next_start, _, _) in zip(matches, matches[1:]))
+    assert spanish(glossary, text) == ["usuario", "ajustes de la cuenta", "cuenta de usuario", "atajo de teclado",
+                                       "usuario", "gato"]
+
+
+def test_the_spanish_is_cased_like_the_occurrence(glossary):
+    assert spanish(glossary, "Firewall rules.") == ["Cortafuegos"]
+    assert spanish(glossary, "The FIREWALL is on.") == ["CORTAFUEGOS"]
+    assert spanish(glossary, "A Keyboard Shortcut.") == ["Atajo de teclado"]
+    assert spanish(glossary, "KEYBOARD SHORTCUT") == ["ATAJO DE TECLADO"]
+    # An acronym in the glossary keeps its Spanish as given; the Spanish is never lower-cased.
+    assert spanish(glossary, "Use the VPN.") == ["red privada virtual"]
+    assert spanish(glossary, "Use the vpn.") == ["red privada virtual"]
+    assert spanish(glossary, "Open excel.") == ["Excel"]
+    # A one-letter capital is the start of a word, not capitals.
+    assert Glossary([("a", "uno")]).matches("A") == [(0, 1, "Uno")]
+
+
+def test_a_capitalised_glossary_term_keeps_its_spanish_for_any_case():
+    glossary = Glossary([("Windows", "Windows"), ("Outlook", "el Outlook")])
+    assert spanish(glossary, "windows and OUTLOOK") == ["Windows", "EL OUTLOOK"]
+
+
+def test_same_pair_twice_is_fine_two_translations_are_not():
+    assert Glossary([("cat", "gato"), ("Cat", "gato"), (" cat ", "gato ")]).pairs() == [("cat", "gato")]
+    with pytest.raises(GlossaryError, match=r'glossary entry 3: "CAT" is translated as "gato" by glossary entry 1, '
+                                            r'here as "felino"'):
+        Glossary([("cat", "gato"), ("dog", "perro"), ("CAT", "felino")])
+
+
+def test_from_mapping():
+    glossary = Glossary.from_mapping({"firewall": "cortafuegos", "router": "enrutador"})
+    assert len(glossary) == 2
+    assert spanish(glossary, "The router and the firewall.") == ["enrutador", "cortafuegos"]
+    with pytest.raises(GlossaryError, match="glossary entry 2: the Spanish side is empty"):
+        Glossary.from_mapping({"firewall": "cortafuegos", "router": " "})
+
+
+def write(tmp_path, data):
+    path = tmp_path / "terms.tsv"
+    path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+    return path
+
+
+def test_load_skips_comments_and_blank_lines_and_accepts_bom_and_crlf(tmp_path):
+    path = write(tmp_path, "\ufeff# office words\r\n\r\nspreadsheet\thoja de cálculo\r\n  # indented comment\n"
+                           " firewall \t cortafuegos\nfirewall\tcortafuegos\n")
+    glossary = Glossary.load(path)
+    assert glossary.pairs() == [("spreadsheet", "hoja de cálculo"), ("firewall", "cortafuegos")]
+    assert spanish(glossary, "A spreadsheet.") == ["hoja de cálculo"]
+
+
+@pytest.mark.parametrize("data, message", [
+    ("cat\tgato\ndog perro\n", "line 2: no tab; each line is English<TAB>Spanish"),
+    ("# c\n\ncat\tgato\tfelino\n", "line 3: 2 tabs; each line is English<TAB>Spanish"),
+    ("cat\tgato\n\t perro\n", "line 2: the English side is empty"),
+    ("cat\t \n", "line 1: the Spanish side is empty"),
+    ("cat\tgato\ndog\tperro\nCat\tfelino\n",
+     'line 3: "Cat" is translated as "gato" by glossary {path}, line 1, here as "felino"'),
+    (b"cat\tgato\ndog\tperr\xf3\n", "line 2: not valid UTF-8 at byte offset 8 of the line"),
+])
+def test_each_bad_line_is_one_error_with_its_line_number(tmp_path, data, message):
+    path = write(tmp_path, data)
+    with pytest.raises(GlossaryError) as error:
+        Glossary.load(path)
+    assert str(error.value) == f"glossary {path}, " + message.format(path=path)
+
+
+def test_a_missing_file_is_one_clear_error(tmp_path):
+    with pytest.raises(GlossaryError, match=r"glossary .*nowhere\.tsv: no such file"):
+        Glossary.load(tmp_path / "nowhere.tsv")
+    with pytest.raises(GlossaryError, match="cannot be read"):
+        Glossary.load(tmp_path)
