@@ -34,6 +34,7 @@ def test_matches_are_case_insensitive_whole_words(glossary):
         assert glossary.matches(text) == [], text
     assert spanish(glossary, "cat, (cat) 'cat' cat.") == ["gato"] * 4
     assert glossary.matches("A cat's category: bobcats, cat_food, scatter, cat.") == [(2, 5, "gato"), (46, 49, "gato")]
+    assert glossary.matches("cat bobcat") == [(0, 3, "gato")]
     assert spanish(glossary, "Send an e-mail.") == ["correo electrónico"]
 
 
