@@ -2,6 +2,7 @@
 
 import pytest
 
+from translator import quality
 from translator.glossary import Glossary, GlossaryError
 
 TERMS = [
@@ -128,3 +129,25 @@ def test_a_missing_file_is_one_clear_error(tmp_path):
         Glossary.load(tmp_path / "nowhere.tsv")
     with pytest.raises(GlossaryError, match="cannot be read"):
         Glossary.load(tmp_path)
+
+
+def test_the_shipped_glossary_set_names_the_terms_each_sentence_holds():
+    glossary, rows = quality.load_glossary_set()
+    assert len(glossary) >= 50 and len(rows) >= 100
+    assert sum(" " in english for english, _ in glossary.pairs()) >= 10  # multi-word terms
+    by_key = {english.lower(): spanish.lower() for english, spanish in glossary.pairs()}
+    for english, terms in rows:
+        assert sorted(s.lower() for _, _, s in glossary.matches(english)) == sorted(by_key[t.lower()] for t in terms), english
+    assert {t.lower() for _, terms in rows for t in terms} == set(by_key), "every term is used"
+
+
+def test_glossary_rate_counts_each_occurrence_once():
+    glossary = Glossary([("router", "router"), ("keyboard shortcut", "atajo de teclado"), ("keyboard", "teclado")])
+    sources = ["The router is next to the other router.", "The keyboard shortcut and the keyboard."]
+    assert quality.glossary_rate(["El router está al lado del otro router.", "El atajo de teclado y el teclado."],
+                                 sources, glossary) == 1.0
+    for wrong in (["El router está al lado del otro.", "El atajo de teclado y el teclado."],
+                  ["El router está al lado del otro router router.", "El atajo de teclado y el teclado."],
+                  ["El routers está al lado del otro router.", "El atajo de teclado y el teclado."],
+                  ["El router está al lado del otro router.", "El atajo de teclado."]):
+        assert quality.glossary_rate(wrong, sources, glossary) == 0.5, wrong
