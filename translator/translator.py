@@ -168,7 +168,7 @@ class Translator:
         """`segments.split` for this model: `(owners, pieces, sizes)` of pieces that fit it."""
         return segments.split(texts, self.token_counts, self.max_length)
 
-    def translate(self, texts, beam_size=1, batch_size=None):
+    def translate(self, texts, beam_size=1, batch_size=None, glossary=None):
         """Translates one string (returns str) or a list of strings (returns a list).
 
         Empty or blank text gives "". Text longer than the model's sequence
@@ -179,6 +179,10 @@ class Translator:
         """
         if beam_size < 1:
             raise ValueError(f"beam size must be at least 1, got {beam_size}")
+        # Stop-gap until the verbatim spans are in: a glossary (`translator.glossary`, one, or a list of one
+        # or None per text) is refused, never silently ignored.
+        if any(g is not None and len(g) for g in (glossary if isinstance(glossary, list) else [glossary])):
+            raise ValueError("this version of the translator cannot apply a glossary yet")
         single = isinstance(texts, str)
         texts = [texts] if single else list(texts)
         owners, pieces, sizes = self.pieces(texts)
