@@ -2,6 +2,7 @@
 
 import pytest
 
+from tests.test_cli import cli
 from translator import quality
 from translator.glossary import Glossary, GlossaryError
 
@@ -151,3 +152,17 @@ def test_glossary_rate_counts_each_occurrence_once():
                   ["El routers está al lado del otro router.", "El atajo de teclado y el teclado."],
                   ["El router está al lado del otro router.", "El atajo de teclado."]):
         assert quality.glossary_rate(wrong, sources, glossary) == 0.5, wrong
+
+
+def test_a_bad_glossary_file_is_one_line_and_exit_2(tiny_model_dir, tmp_path):
+    bad = write(tmp_path, "# terms\nfirewall\tcortafuegos\nrouter enrutador\n")
+    output = tmp_path / "out.txt"
+    output.write_text("before\n", encoding="utf-8")
+    for args in (["translate", "--output", output, "Tom is here."], ["evaluate", "--pairs", bad]):
+        result = cli(*args, "--model", tiny_model_dir, "--glossary", bad)
+        assert result.returncode == 2, result.stderr
+        assert result.stderr == f"translator {args[0]}: glossary {bad}, line 3: no tab; each line is English<TAB>Spanish\n"
+    assert output.read_text(encoding="utf-8") == "before\n"
+    result = cli("translate", "--model", tiny_model_dir, "--glossary", tmp_path / "none.tsv", stdin="Help!\n")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == f"translator translate: glossary {tmp_path / 'none.tsv'}: no such file\n"

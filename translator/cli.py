@@ -159,6 +159,7 @@ def cmd_translate(args):
     """Translates line by line, in chunks; returns 1 if any line was repaired or left out, else 0."""
     from translator.translator import Translator
 
+    glossary = load_glossary(args.glossary)
     source, inputs = input_lines(args)
     with lines.written_whole(args.output) if args.output else standard_output() as output:
         jit_compile = xla_for_translating(SWITCHES[args.xla], input_bytes(args))
@@ -171,13 +172,20 @@ def cmd_translate(args):
                     bad += 1
                     if bad <= MAX_WARNINGS:
                         warn(f"{source}, line {line.number} {line.problem}; {line.repair}")
-            translations = translator.translate([line.text for line in chunk], beam_size=args.beam)
+            translations = translator.translate([line.text for line in chunk], beam_size=args.beam, glossary=glossary)
             output.write("".join(translation + "\n" for translation in translations))
             output.flush()
     if bad > 1:
         listed = "listed above" if bad <= MAX_WARNINGS else f"the first {MAX_WARNINGS} listed above"
         warn(f"{bad:,} of {total:,} lines were repaired or left out ({listed})")
     return 1 if bad else 0
+
+
+def load_glossary(path):
+    """The `--glossary` file as a `translator.glossary.Glossary`, or None without one; read before any model is."""
+    from translator.glossary import Glossary
+
+    return Glossary.load(path) if path else None
 
 
 def warn(message):
@@ -191,7 +199,8 @@ def cmd_evaluate(args):
     if columns is not None and len(columns) != 2:
         raise ValueError("--columns takes two indices, ENGLISH,SPANISH (0-based), e.g. 1,3")
     result = evaluate.run(args.model, pairs_file=args.pairs, data_path=args.data, columns=columns,
-                          beam_size=args.beam, jit_compile=SWITCHES[args.xla], placeholders=args.placeholders)
+                          beam_size=args.beam, jit_compile=SWITCHES[args.xla], placeholders=args.placeholders,
+                          glossary=load_glossary(args.glossary))
     print("\n" + evaluate.format_report(result))
 
 
@@ -237,6 +246,12 @@ def add_placeholder_argument(parser):
                              "not as stand-ins it copies")
 
 
+def add_glossary_argument(parser):
+    parser.add_argument("--glossary", metavar="FILE",
+                        help="English<TAB>Spanish terms, one a line ('#' comments allowed): each English term "
+                             "(whole words, any case) comes out as its Spanish")
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="translator", description="English to Spanish neural machine translation.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -277,6 +292,7 @@ def build_parser():
     add_model_argument(p)
     add_beam_argument(p)
     add_placeholder_argument(p)
+    add_glossary_argument(p)
     p.add_argument("--xla", choices=tuple(SWITCHES), default="auto",
                    help=f"{XLA_DECODING}; auto: on with a GPU/TPU, and on a CPU alone for an input file of "
                         f"{XLA_MIN_BYTES // 1000:,} kB or more, long enough to repay compiling")
@@ -289,6 +305,7 @@ def build_parser():
     p.add_argument("--data", help="corpus path for the test split")
     add_beam_argument(p)
     add_placeholder_argument(p)
+    add_glossary_argument(p)
     add_switch_argument(p, "--xla", XLA_DECODING)
     p.set_defaults(run=cmd_evaluate)
 

@@ -9,8 +9,8 @@ import sacrebleu
 from translator import data, model_dir, quality
 
 
-def translate_all(translator, english, beam_size=1, batch_size=2048):
-    """Translates a list of sentences, with a Keras progress bar.
+def translate_all(translator, english, beam_size=1, batch_size=2048, glossary=None):
+    """Translates a list of sentences (with `glossary`, see `translator.glossary`), with a Keras progress bar.
 
     Chunks are large so the translator can sort each by length into batches
     of similar sentences; the bar advances once a chunk.
@@ -18,7 +18,7 @@ def translate_all(translator, english, beam_size=1, batch_size=2048):
     progress = keras.utils.Progbar(len(english), unit_name="sentence")
     outputs = []
     for start in range(0, len(english), batch_size):
-        outputs += translator.translate(english[start:start + batch_size], beam_size=beam_size)
+        outputs += translator.translate(english[start:start + batch_size], beam_size=beam_size, glossary=glossary)
         progress.update(len(outputs))
     return outputs
 
@@ -39,7 +39,7 @@ def score(hypotheses, reference_streams):
     }
 
 
-def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None):
+def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None, glossary=None):
     """Scores `translator` on `pairs`; returns the scores, timing and example translations.
 
     The main scores take each pair on its own, one reference each, as the
@@ -48,13 +48,15 @@ def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None):
     also scores each distinct source once against all of its references.
     `copy_rate` comes from the shipped names-and-numbers set, and, given the
     training corpus' Spanish `known_words`, `invented_word_rate` from the
-    translations of `pairs` (see `translator.quality`).
+    translations of `pairs` (see `translator.quality`). With the user's
+    `glossary`, `pairs` are translated with it, and `user_glossary` says how
+    many sources hold one of its terms and the share of those that keep them all.
     """
     english = [source for source, _ in pairs]
     references = [target for _, target in pairs]
     sources = list(dict.fromkeys(english))  # each distinct source is translated once
     started = time.perf_counter()
-    translated = dict(zip(sources, translate_all(translator, sources, beam_size=beam_size)))
+    translated = dict(zip(sources, translate_all(translator, sources, beam_size=beam_size, glossary=glossary)))
     seconds = time.perf_counter() - started
     hypotheses = [translated[source] for source in english]
     result = score(hypotheses, [references])
@@ -73,6 +75,8 @@ def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None):
             {"english": e, "translation": t} for (e, items), t in zip(copy_set, copies)
             if quality.copy_rate([t], [items]) < 1
         ]
+    if glossary is not None:
+        result["user_glossary"] = glossary_scores(translated, glossary)
     if known_words is not None:
         invented, total = quality.invented_words([translated[s] for s in sources], sources, known_words)
         result["invented_word_rate"] = round(100 * len(invented) / max(total, 1), 2)
@@ -88,6 +92,14 @@ def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None):
         ],
     )
     return result
+
+
+def glossary_scores(translated, glossary):
+    """Of the sources (keys of `translated`) that hold a term of `glossary`: their number, and the percentage
+    whose translation keeps every term (`quality.glossary_rate`)."""
+    holding = [source for source in translated if glossary.matches(source)]
+    rate = quality.glossary_rate([translated[source] for source in holding], holding, glossary)
+    return {"sentences": len(holding), "rate": round(100 * rate, 1)}
 
 
 def load_eval_pairs(pairs_file=None, data_path=None, columns=None):
@@ -117,6 +129,9 @@ def format_report(result):
         f"names and numbers copied verbatim: {result['copy_rate']:.1f}% "
         f"(held-out set: {result['heldout_copy_rate']:.1f}%)",
     ]
+    if "user_glossary" in result:
+        user = result["user_glossary"]
+        rows.append(f"your glossary's terms kept: {user['rate']:.1f}% of the {user['sentences']:,} sentences holding one")
     if "invented_word_rate" in result:
         rows.append(f"words found nowhere in the training Spanish (nor copied): {result['invented_word_rate']:.2f}%")
     rows.append(f"{result['sentences_per_second']:.0f} sentences/s\n")
@@ -125,12 +140,13 @@ def format_report(result):
     return "\n".join(rows)
 
 
-def run(model_path, pairs_file=None, data_path=None, columns=None, beam_size=1, jit_compile=None, placeholders=True):
+def run(model_path, pairs_file=None, data_path=None, columns=None, beam_size=1, jit_compile=None, placeholders=True,
+        glossary=None):
     from translator.translator import Translator
 
     translator = Translator.load(model_path, jit_compile=jit_compile, placeholders=placeholders)
     pairs, name, known = load_eval_pairs(pairs_file, data_path, columns)
     result = {"data": name, "placeholders": placeholders,
-              **evaluate(translator, pairs, beam_size=beam_size, known_words=known)}
+              **evaluate(translator, pairs, beam_size=beam_size, known_words=known, glossary=glossary)}
     model_dir.update_metrics(model_path, evaluation=result)
     return result
