@@ -10,6 +10,7 @@ MODEL ?= saved_models/en-es
 SENTENCE ?= Where is the train station?
 BEAM ?=
 XLA ?=
+GLOSSARY ?=
 
 .PHONY: install data train translate evaluate export serve test lint bench notebooks
 
@@ -28,10 +29,10 @@ train: $(STAMP)
 	$(PY) -m translator train --preset $(PRESET) $(if $(EPOCHS),--epochs $(EPOCHS)) $(if $(DATA),--data "$(DATA)")
 
 translate: $(STAMP)
-	$(PY) -m translator translate --model "$(MODEL)" $(if $(BEAM),--beam $(BEAM)) "$(SENTENCE)"
+	$(PY) -m translator translate --model "$(MODEL)" $(if $(BEAM),--beam $(BEAM)) $(if $(GLOSSARY),--glossary "$(GLOSSARY)") "$(SENTENCE)"
 
 evaluate: $(STAMP)
-	$(PY) -m translator evaluate --model "$(MODEL)" $(if $(DATA),--data "$(DATA)") $(if $(BEAM),--beam $(BEAM)) $(if $(XLA),--xla $(XLA))
+	$(PY) -m translator evaluate --model "$(MODEL)" $(if $(DATA),--data "$(DATA)") $(if $(BEAM),--beam $(BEAM)) $(if $(XLA),--xla $(XLA)) $(if $(GLOSSARY),--glossary "$(GLOSSARY)")
 
 export: $(STAMP)
 	$(PY) -m translator export --model "$(MODEL)"
