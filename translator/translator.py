@@ -177,14 +177,14 @@ class Translator:
         translated, and the pieces are joined. Pieces are sorted by length and
         decoded `batch_size` at a time (default: the translator's).
         """
-        # Stop-gap until the verbatim spans are in: a glossary (`translator.glossary`, one, or a list of one
-        # or None per text) is refused, never silently ignored.
-        if any(g is not None and len(g) for g in (glossary if isinstance(glossary, list) else [glossary])):
-            raise ValueError("this version of the translator cannot apply a glossary yet")
         if beam_size < 1:
             raise ValueError(f"beam size must be at least 1, got {beam_size}")
         single = isinstance(texts, str)
         texts = [texts] if single else list(texts)
+        # Stop-gap until the verbatim spans are in: a glossary (`translator.glossary`, one, or a list of one
+        # or None per text) is refused, never silently ignored.
+        if any(g is not None and len(g) for g in (glossary if isinstance(glossary, list) else [glossary])):
+            raise ValueError("this version of the translator cannot apply a glossary yet")
         owners, pieces, sizes = self.pieces(texts)
         # Batches of similar lengths: short sentences do not wait for long ones.
         order = sorted(range(len(pieces)), key=lambda i: (sizes[i], len(pieces[i])))
