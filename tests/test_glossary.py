@@ -1,5 +1,7 @@
 """The user's glossary: matching rules, casing, and every bad file reported with its line."""
 
+import importlib.util
+
 import pytest
 
 from tests.test_cli import cli
@@ -166,3 +168,52 @@ def test_a_bad_glossary_file_is_one_line_and_exit_2(tiny_model_dir, tmp_path):
     result = cli("translate", "--model", tiny_model_dir, "--glossary", tmp_path / "none.tsv", stdin="Help!\n")
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr == f"translator translate: glossary {tmp_path / 'none.tsv'}: no such file\n"
+
+
+# End to end on the tiny model: the translator writes each match as its Spanish (`translator.verbatim`).
+needs_verbatim = pytest.mark.skipif(importlib.util.find_spec("translator.verbatim") is None,
+                                    reason="the glossary is applied by translator.verbatim, not here yet")
+
+
+@pytest.fixture(scope="module")
+def literal_translator(tiny_model_dir):
+    from translator.translator import Translator
+
+    return Translator.load(tiny_model_dir, placeholders=False)
+
+
+@needs_verbatim
+@pytest.mark.parametrize("beam", [1, 2])
+@pytest.mark.parametrize("placeholders", [True, False])
+def test_every_term_comes_out_in_every_decoding_mode(tiny_translator, literal_translator, beam, placeholders):
+    translator = tiny_translator if placeholders else literal_translator
+    glossary = Glossary([("dog", "chucho"), ("Spain", "las Españas"), ("good night", "felices sueños")])
+    texts = ["Tom has a dog.", "Mary lives in Spain.", "I like dogs.", "Tom is here.", "Good night, Tom."]
+    translations = translator.translate(texts, beam_size=beam, glossary=glossary)
+    assert quality.glossary_rate(translations, texts, glossary) == 1.0, translations
+    assert "Felices sueños" in translations[4]
+    # No term, no change; and a glossary for one text only leaves the others alone.
+    assert translations[2:4] == translator.translate(texts[2:4], beam_size=beam)
+    one = translator.translate(texts[:2], beam_size=beam, glossary=[glossary, None])
+    assert one == [translations[0], translator.translate(texts[1], beam_size=beam)]
+
+
+@needs_verbatim
+@pytest.mark.parametrize("placeholders", [True, False])
+def test_a_text_of_glossary_terms_only_is_their_spanish(tiny_translator, literal_translator, placeholders):
+    translator = tiny_translator if placeholders else literal_translator
+    glossary = Glossary([("good night", "felices sueños"), ("dog", "chucho")])
+    assert translator.translate(["Good night.", "dog"], glossary=glossary) == ["Felices sueños.", "chucho"]
+
+
+@needs_verbatim
+def test_translate_and_evaluate_with_a_glossary_file(tiny_model_dir, tmp_path):
+    terms = write(tmp_path, "# pets\ndog\tchucho\n")
+    result = cli("translate", "--model", tiny_model_dir, "--glossary", terms, "--beam", 1, stdin="Tom has a dog.\n")
+    assert result.returncode == 0, result.stderr
+    assert "chucho" in result.stdout
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("Tom has a dog.\tTom tiene un chucho.\nHelp!\t¡Ayuda!\n", encoding="utf-8")
+    result = cli("evaluate", "--model", tiny_model_dir, "--pairs", pairs, "--glossary", terms, "--beam", 1)
+    assert result.returncode == 0, result.stderr
+    assert "your glossary's terms kept: 100.0% of the 1 sentences holding one" in result.stdout
