@@ -13,6 +13,7 @@ MODEL ?= saved_models/en-es
 SENTENCE ?= Where is the train station?
 BEAM ?=
 XLA ?=
+GLOSSARY ?=
 
 .PHONY: install data train translate evaluate export serve test test-fast lint bench notebooks
 
@@ -33,10 +34,10 @@ train: $(STAMP)
 		$(if $(DATA),--data "$(DATA)") $(if $(RUNS),--runs "$(RUNS)") $(if $(filter 1 yes true,$(OVERWRITE)),--overwrite)
 
 translate: $(STAMP)
-	$(PY) -m translator translate --model "$(MODEL)" $(if $(BEAM),--beam $(BEAM)) "$(SENTENCE)"
+	$(PY) -m translator translate --model "$(MODEL)" $(if $(BEAM),--beam $(BEAM)) $(if $(GLOSSARY),--glossary "$(GLOSSARY)") "$(SENTENCE)"
 
 evaluate: $(STAMP)
-	$(PY) -m translator evaluate --model "$(MODEL)" $(if $(DATA),--data "$(DATA)") $(if $(BEAM),--beam $(BEAM)) $(if $(XLA),--xla $(XLA))
+	$(PY) -m translator evaluate --model "$(MODEL)" $(if $(DATA),--data "$(DATA)") $(if $(BEAM),--beam $(BEAM)) $(if $(XLA),--xla $(XLA)) $(if $(GLOSSARY),--glossary "$(GLOSSARY)")
 
 export: $(STAMP)
 	$(PY) -m translator export --model "$(MODEL)"

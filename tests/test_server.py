@@ -24,12 +24,14 @@ class FakeTranslator:
 
     def __init__(self, delay=0.0, error=None):
         self.calls = []
+        self.glossaries = []
         self.batch_sizes = []
         self.delay = delay
         self.error = error
 
-    def translate(self, texts, beam_size=1, batch_size=None):
+    def translate(self, texts, beam_size=1, batch_size=None, glossary=None):
         self.calls.append((list(texts), beam_size))
+        self.glossaries.append(glossary)
         self.batch_sizes.append(batch_size)
         time.sleep(self.delay)
         if self.error:
@@ -175,7 +177,7 @@ def test_batcher_respects_max_batch_size_and_beams():
 def test_batcher_decodes_a_second_batch_while_the_first_runs():
     running, peak, spans = [0], [0], []
 
-    def slow_translate(texts, beam_size):
+    def slow_translate(texts, beam_size, glossary):
         running[0] += 1
         peak[0] = max(peak[0], running[0])
         started = time.perf_counter()
@@ -351,3 +353,53 @@ def test_run_with_missing_model_raises_before_binding(tmp_path, monkeypatch):
     monkeypatch.setattr(uvicorn, "run", must_not_serve)
     with pytest.raises(ModelDirError, match="no trained model"):
         server.run(str(tmp_path / "missing"), port=8000)
+
+
+# The user's glossary, per request.
+
+
+def test_each_request_brings_its_own_glossary_through_the_batch():
+    fake = FakeTranslator(delay=0.05)
+    requests = [{"texts": ["The firewall.", "A router."], "glossary": {"firewall": "cortafuegos"}},
+                {"text": "The Router.", "glossary": {"router": "enrutador"}},
+                {"text": "The firewall."}]
+    responses = [None] * len(requests)
+    with limited_client(fake, batch_timeout_ms=300) as client:
+
+        def send(i):
+            responses[i] = client.post("/translate", json=requests[i])
+
+        threads = [threading.Thread(target=send, args=(i,)) for i in range(len(requests))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert all(response.status_code == 200 for response in responses)
+    assert len(fake.calls) == 1  # one batch, each text with its request's glossary
+    by_text = list(zip(fake.calls[0][0], fake.glossaries[0]))
+    assert sorted((text, repr(g and g.matches(text))) for text, g in by_text) == [
+        ("A router.", "[]"), ("The Router.", "[(4, 10, 'Enrutador')]"),
+        ("The firewall.", "None"), ("The firewall.", "[(4, 12, 'cortafuegos')]")]
+
+
+def test_a_glossary_over_the_limits_or_bad_is_refused_with_422():
+    with limited_client(max_glossary_terms=2, max_glossary_chars=40) as client:
+        def post(glossary):
+            return client.post("/translate", json={"text": "The firewall.", "glossary": glossary})
+
+        assert post({"firewall": "cortafuegos", "router": "router"}).status_code == 200
+        assert post({}).status_code == 200
+        assert "3 terms: the limit is 2" in error_of(post({"a": "b", "c": "d", "e": "f"}), 422)
+        assert "41 characters long" in error_of(post({"firewall": "cortafuegos", "x" * 21: "y"}), 422)
+        assert error_of(post({"firewall": "cortafuegos", "router": " "}), 422) == (
+            "glossary entry 2: the Spanish side is empty")
+        assert "translated as" in error_of(post({"firewall": "cortafuegos", "Firewall": "muro"}), 422)
+        assert "glossary.firewall" in error_of(post({"firewall": 5}), 422)
+        assert "glossary" in error_of(post(["firewall", "cortafuegos"]), 422)
+
+
+def test_the_page_sends_its_terms_box_as_the_glossary():
+    with limited_client() as client:
+        page, script = client.get("/").text, client.get("/static/app.js").text
+    assert 'id="glossary"' in page and 'for="glossary"' in page
+    assert "glossary: glossary()" in script and '$("glossary").value' in script

@@ -8,6 +8,7 @@ requests queueing one by one.
 
 import asyncio
 import contextlib
+import functools
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -24,7 +25,8 @@ DECODE_BATCH_SIZE = 16
 class Batcher:
     """Gathers concurrent requests into batches, decoded by `parallel_batches` threads.
 
-    `translate(texts, beam_size)` runs in `self.executor`, off the event loop,
+    `translate(texts, beam_size, glossary=[...])` (one glossary or None per
+    text, see `translator.glossary`) runs in `self.executor`, off the event loop,
     so requests keep arriving (and queueing for the next batch) while a batch
     decodes. A new batch is gathered only when a decoder thread is free, so
     under load batches grow instead of queueing. Two threads rather than one:
@@ -69,12 +71,12 @@ class Batcher:
             self.executor.shutdown(wait=False)
             self.executor = None
 
-    async def submit(self, texts: list[str], beam: int) -> list[str]:
-        """Queues `texts`; returns their translations once their batch is decoded."""
+    async def submit(self, texts: list[str], beam: int, glossary=None) -> list[str]:
+        """Queues `texts` (with their `glossary`, or None); returns their translations once their batch is decoded."""
         if self.worker is None:
             raise RuntimeError("the batcher is not running (use the app inside its lifespan)")
         future = asyncio.get_running_loop().create_future()
-        await self.queue.put((texts, beam, future))
+        await self.queue.put((texts, beam, future, glossary))
         return await future
 
     async def _gather(self):
@@ -112,15 +114,17 @@ class Batcher:
 
     async def _decode(self, loop, beam, group):
         texts = [text for item in group for text in item[0]]
+        glossaries = [item[3] for item in group for _ in item[0]]
         self.batches += 1
         self.sentences += len(texts)
         if not self._decoding_now:
             self._decoding_since = time.perf_counter()
         self._decoding_now += 1
         try:
-            outputs = await loop.run_in_executor(self.executor, self.translate, texts, beam)
+            outputs = await loop.run_in_executor(
+                self.executor, functools.partial(self.translate, texts, beam, glossary=glossaries))
         except Exception as error:  # every waiting request gets the failure, the worker lives on
-            for _, _, future in group:
+            for _, _, future, _ in group:
                 if not future.done():
                     future.set_exception(error)
             return
@@ -130,7 +134,7 @@ class Batcher:
                 self.decoding_seconds += time.perf_counter() - self._decoding_since
             self.free.release()
         start = 0
-        for item_texts, _, future in group:
+        for item_texts, _, future, _ in group:
             # A client that went away has a cancelled future; skip it.
             if not future.done():
                 future.set_result(outputs[start:start + len(item_texts)])

@@ -186,6 +186,7 @@ def cmd_translate(args):
 
     if args.resume and not (args.file and args.output):
         raise UsageError("--resume continues an interrupted --file IN --output OUT: give both")
+    glossary = load_glossary(args.glossary)
     source, inputs = input_lines(args)
     first = next(inputs, None)
     if first is None and args.file:
@@ -206,7 +207,8 @@ def cmd_translate(args):
                     if bad <= MAX_WARNINGS:
                         warn(f"{source}, line {line.number} {line.problem}; {line.repair}")
             if total > output.done:  # else translated before an interruption (--resume)
-                translations, notes = translator.translate_with_notes([line.text for line in chunk], beam_size=args.beam)
+                translations, notes = translator.translate_with_notes([line.text for line in chunk], beam_size=args.beam,
+                                                                      glossary=glossary)
                 for line, line_notes in zip(chunk, notes):
                     for note in line_notes:
                         warn(f"input line {line.number}: {note}")
@@ -226,8 +228,16 @@ def translation_job(args, jit_compile):
         "input": partial.fingerprint(args.file) if args.file else "standard input",
         "model": partial.fingerprint(Path(args.model) / MODEL_FILE, hashed_bytes=None)
         if (Path(args.model) / MODEL_FILE).is_file() else str(args.model),
+        "glossary": partial.fingerprint(args.glossary) if args.glossary else None,
         "beam": args.beam, "placeholders": args.placeholders, "xla": jit_compile, "chunk_lines": CHUNK_LINES,
     }
+
+
+def load_glossary(path):
+    """The `--glossary` file as a `translator.glossary.Glossary`, or None without one; read before any model is."""
+    from translator.glossary import Glossary
+
+    return Glossary.load(path) if path else None
 
 
 def warn(message):
@@ -241,7 +251,7 @@ def cmd_evaluate(args):
         outputs.refuse_existing(args.report, args.overwrite)  # before minutes of translating
     result = evaluate.run(args.model, pairs_file=args.pairs, data_path=args.data, columns=args.columns,
                           beam_size=args.beam, jit_compile=SWITCHES[args.xla], placeholders=args.placeholders,
-                          show_progress=progress.on_terminal(args.quiet))
+                          show_progress=progress.on_terminal(args.quiet), glossary=load_glossary(args.glossary))
     print("\n" + evaluate.format_report(result))
     if args.report:
         with lines.written_whole(args.report) as report:
@@ -325,6 +335,12 @@ def add_command(commands, name, summary, description, **options):
                                **options)
 
 
+def add_glossary_argument(parser):
+    parser.add_argument("--glossary", metavar="FILE",
+                        help="English<TAB>Spanish terms, one a line ('#' comments allowed): each English term "
+                             "(whole words, any case) comes out as its Spanish")
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="translator", description="English to Spanish neural machine translation.",
                                      formatter_class=HelpFormatter)
@@ -382,6 +398,7 @@ def build_parser():
     add_model_argument(p)
     add_beam_argument(p)
     add_placeholder_argument(p)
+    add_glossary_argument(p)
     p.add_argument("--xla", choices=tuple(SWITCHES), default="auto",
                    help=f"{XLA_DECODING}; auto: on with a GPU/TPU, and on a CPU alone for an input file of "
                         f"{XLA_MIN_BYTES // 1000:,} kB or more, long enough to repay compiling")
@@ -402,6 +419,7 @@ def build_parser():
     add_overwrite_argument(p, "--report")
     add_beam_argument(p)
     add_placeholder_argument(p)
+    add_glossary_argument(p)
     add_switch_argument(p, "--xla", XLA_DECODING)
     add_quiet_argument(p)
     p.set_defaults(run=cmd_evaluate)

@@ -10,8 +10,9 @@ from translator import data, model_dir, quality
 from translator.progress import Progress
 
 
-def translate_all(translator, english, beam_size=1, batch_size=2048, show_progress=False):
-    """Translates a list of sentences, with a progress bar on standard error if `show_progress`.
+def translate_all(translator, english, beam_size=1, batch_size=2048, show_progress=False, glossary=None):
+    """Translates a list of sentences (with `glossary`, see `translator.glossary`), with a progress bar on
+    standard error if `show_progress`.
 
     Chunks are large so the translator can sort each by length into batches
     of similar sentences; the bar advances once a chunk.
@@ -19,7 +20,7 @@ def translate_all(translator, english, beam_size=1, batch_size=2048, show_progre
     progress = Progress(len(english), "sentence", shown=show_progress)
     outputs = []
     for start in range(0, len(english), batch_size):
-        outputs += translator.translate(english[start:start + batch_size], beam_size=beam_size)
+        outputs += translator.translate(english[start:start + batch_size], beam_size=beam_size, glossary=glossary)
         progress.update(len(outputs))
     return outputs
 
@@ -40,7 +41,8 @@ def score(hypotheses, reference_streams):
     }
 
 
-def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None, rare_pairs=None, show_progress=False):
+def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None, rare_pairs=None, show_progress=False,
+             glossary=None):
     """Scores `translator` on `pairs`; returns the scores, timing and example translations.
 
     The main scores take each pair on its own, one reference each, as the
@@ -51,13 +53,16 @@ def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None, rare
     training corpus' Spanish `known_words`, `invented_word_rate` from the
     translations of `pairs` (see `translator.quality`), and with `rare_pairs`
     too (the rare-words set) the share of their translations with an invented
-    word, and their BLEU and chrF, under `rare_words`.
+    word, and their BLEU and chrF, under `rare_words`. With the user's
+    `glossary`, `pairs` are translated with it, and `user_glossary` says how
+    many sources hold one of its terms and the share of those that keep them all.
     """
     english = [source for source, _ in pairs]
     references = [target for _, target in pairs]
     sources = list(dict.fromkeys(english))  # each distinct source is translated once
     started = time.perf_counter()
-    translated = dict(zip(sources, translate_all(translator, sources, beam_size, show_progress=show_progress)))
+    translated = dict(zip(sources, translate_all(translator, sources, beam_size, show_progress=show_progress,
+                                                 glossary=glossary)))
     seconds = time.perf_counter() - started
     hypotheses = [translated[source] for source in english]
     result = score(hypotheses, [references])
@@ -76,6 +81,8 @@ def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None, rare
             {"english": e, "translation": t} for (e, items), t in zip(copy_set, copies)
             if quality.copy_rate([t], [items]) < 1
         ]
+    if glossary is not None:
+        result["user_glossary"] = glossary_scores(translated, glossary)
     if known_words is not None:
         invented, total = quality.invented_words([translated[s] for s in sources], sources, known_words)
         result["invented_word_rate"] = round(100 * len(invented) / max(total, 1), 2)
@@ -99,6 +106,14 @@ def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None, rare
         ],
     )
     return result
+
+
+def glossary_scores(translated, glossary):
+    """Of the sources (keys of `translated`) that hold a term of `glossary`: their number, and the percentage
+    whose translation keeps every term (`quality.glossary_rate`)."""
+    holding = [source for source in translated if glossary.matches(source)]
+    rate = quality.glossary_rate([translated[source] for source in holding], holding, glossary)
+    return {"sentences": len(holding), "rate": round(100 * rate, 1)}
 
 
 def load_eval_pairs(pairs_file=None, data_path=None, columns=None):
@@ -132,6 +147,9 @@ def format_report(result):
         f"(held-out set: {result['heldout_copy_rate']:.1f}%)",
         f"protected spans intact: {result['spans_intact']:.1f}% (held-out set: {result['heldout_spans_intact']:.1f}%)",
     ]
+    if "user_glossary" in result:
+        user = result["user_glossary"]
+        rows.append(f"your glossary's terms kept: {user['rate']:.1f}% of the {user['sentences']:,} sentences holding one")
     if "invented_word_rate" in result:
         rows.append(f"words found nowhere in the training Spanish (nor copied): {result['invented_word_rate']:.2f}%")
     if "rare_words" in result:
@@ -145,16 +163,17 @@ def format_report(result):
 
 
 def run(model_path, pairs_file=None, data_path=None, columns=None, beam_size=1, jit_compile=None, placeholders=True,
-        show_progress=False):
+        show_progress=False, glossary=None):
     """Scores the model at `model_path` on a file of pairs, or on the test split: only the test split's
-    scores are recorded in the model's metrics.json (a user's own pairs say nothing of the model in general)."""
+    scores without a glossary are recorded in the model's metrics.json (a user's own pairs or terms say nothing
+    of the model in general)."""
     from translator.translator import Translator
 
     translator = Translator.load(model_path, jit_compile=jit_compile, placeholders=placeholders)
     pairs, name, known, rare = load_eval_pairs(pairs_file, data_path, columns)
     result = {"data": name, "placeholders": placeholders,
               **evaluate(translator, pairs, beam_size=beam_size, known_words=known, rare_pairs=rare,
-                         show_progress=show_progress)}
-    if pairs_file is None:
+                         show_progress=show_progress, glossary=glossary)}
+    if pairs_file is None and glossary is None:
         model_dir.update_metrics(model_path, evaluation=result)
     return result

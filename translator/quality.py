@@ -10,6 +10,10 @@
   `translator.verbatim` protects (URLs, e-mail addresses, handles, paths,
   times, dates, numbers, phones, codes, titled and rare names): `spans.tsv`,
   tuned against, and `spans_heldout.tsv`, other frames and values, never tuned against.
+- **Glossary rate**: the share of sentences whose every glossary term comes
+  out as the glossary's Spanish, once per occurrence. `glossary.tsv` holds
+  sentences with the office and computer words of `glossary_terms.tsv`, words
+  the training corpus shows rarely or never.
 - **Invented-word rate**: the share of the words a model writes that occur
   nowhere in the Spanish side of the training corpus and are not copied from
   the English sentence ("mordinario", "salión": pieces glued into non-words);
@@ -22,6 +26,7 @@ import collections
 import re
 from importlib import resources
 
+from translator.glossary import Glossary
 from translator.words import WORD
 
 
@@ -105,3 +110,47 @@ def invented_share(translations, sources, known):
     """
     flagged = [bool(invented_words([t], [s], known)[0]) for t, s in zip(translations, sources, strict=True)]
     return sum(flagged) / len(flagged) if flagged else 0.0
+
+GLOSSARY_SET, GLOSSARY_TERMS = "glossary.tsv", "glossary_terms.tsv"
+
+
+def load_glossary_set():
+    """The shipped glossary set: its `Glossary`, and a list of `(english, [the glossary's English terms it holds])`."""
+    testsets = resources.files("translator").joinpath("testsets")
+    with resources.as_file(testsets.joinpath(GLOSSARY_TERMS)) as path:
+        glossary = Glossary.load(path)
+    return glossary, load_copy_set(GLOSSARY_SET)
+
+
+def glossary_kept(translation, source, glossary):
+    """Whether `translation` holds the Spanish of each glossary term of `source` once per occurrence.
+
+    Each Spanish is counted as a whole phrase, cased as `Glossary.matches`
+    gives it; a longer one is counted first, and the words it covers are not
+    counted again ("atajo de teclado" holds no "teclado" of its own).
+
+    >>> glossary = Glossary([("keyboard shortcut", "atajo de teclado"), ("keyboard", "teclado")])
+    >>> glossary_kept("El atajo de teclado y el teclado.", "The keyboard shortcut and the keyboard.", glossary)
+    True
+    >>> glossary_kept("El atajo de teclado.", "The keyboard shortcut and the keyboard.", glossary)
+    False
+    """
+    expected = collections.Counter(spanish for _, _, spanish in glossary.matches(source))
+    for spanish in sorted(expected, key=len, reverse=True):
+        pattern = re.compile(rf"(?<!\w){re.escape(spanish)}(?!\w)")
+        if len(pattern.findall(translation)) != expected[spanish]:
+            return False
+        translation = pattern.sub("\0", translation)  # NUL: found in no Spanish, so counted once only
+    return True
+
+
+def glossary_rate(translations, sources, glossary):
+    """Share of translations for which `glossary_kept` holds (of those whose source holds a glossary term).
+
+    >>> glossary = Glossary([("firewall", "cortafuegos")])
+    >>> glossary_rate(["Cortafuegos nuevo.", "El muro.", "Hola."], ["Firewall rules.", "The firewall.", "Hi."], glossary)
+    0.5
+    """
+    kept = [glossary_kept(translation, source, glossary)
+            for translation, source in zip(translations, sources, strict=True) if glossary.matches(source)]
+    return sum(kept) / len(kept) if kept else 0.0

@@ -1,6 +1,7 @@
 """The HTTP server: a JSON API and the page, around one loaded `Translator`.
 
-    POST /translate   {"text": "..."} or {"texts": [...]}, optional "beam"
+    POST /translate   {"text": "..."} or {"texts": [...]}, optional "beam" and
+                      "glossary": {"english term": "Spanish", ...} (see `translator.glossary`)
                       -> {"translations": [...], "model": "...", "ms": 12.3}
     POST /attention   {"text": "..."} -> {"source": [...], "target": [...], "weights": [[...]]}
     GET  /health      {"status": "ok", "model": "..."}
@@ -28,6 +29,7 @@ from starlette.exceptions import HTTPException
 
 from translator.batcher import BATCH_TIMEOUT_MS, DECODE_BATCH_SIZE, MAX_BATCH_SIZE, Batcher
 from translator.defaults import DEFAULT_BEAM, DEFAULT_HOST, DEFAULT_PORT, MAX_BEAM
+from translator.glossary import Glossary, GlossaryError
 
 logger = logging.getLogger(__name__)
 
@@ -36,6 +38,9 @@ logger = logging.getLogger(__name__)
 MAX_BODY_BYTES = 64 * 1024
 MAX_SENTENCES = 64
 MAX_CHARS = 1000
+# A glossary is checked and matched per request: enough terms for a document's vocabulary.
+MAX_GLOSSARY_TERMS = 100
+MAX_GLOSSARY_CHARS = 5000  # its English and Spanish together
 
 # The page's files are package data (setup.cfg), so an installed package serves them too.
 STATIC_PACKAGE = ("translator", "static")
@@ -49,6 +54,9 @@ class TranslateRequest(BaseModel):
     text: str | None = Field(None, description="one text to translate")
     texts: list[str] | None = Field(None, description="several texts, translated in one batch")
     beam: int = Field(DEFAULT_BEAM, ge=1, le=MAX_BEAM, description="beam size; 1 is greedy decoding")
+    glossary: dict[str, str] | None = Field(
+        None, description='{"english term": "Spanish", ...}: each English term (whole words, any case) '
+                          "comes out as its Spanish, cased like the term in the text")
 
     @model_validator(mode="after")
     def exactly_one_input(self):
@@ -176,6 +184,21 @@ def _check_limits(texts, max_sentences, max_chars):
             raise HTTPException(400, f"{which} holds an unpaired surrogate (\\u{ord(text[error.start]):04x})") from None
 
 
+def _glossary(terms, max_terms, max_chars):
+    """The request's `glossary` as a `Glossary` (None without terms); 422 over the limits or for a bad entry."""
+    if not terms:
+        return None
+    if len(terms) > max_terms:
+        raise HTTPException(422, f"glossary has {len(terms)} terms: the limit is {max_terms} per request")
+    chars = sum(len(english) + len(spanish) for english, spanish in terms.items())
+    if chars > max_chars:
+        raise HTTPException(422, f"glossary is {chars} characters long (English and Spanish): the limit is {max_chars}")
+    try:
+        return Glossary.from_mapping(terms)
+    except GlossaryError as error:
+        raise HTTPException(422, str(error)) from None
+
+
 def create_app(
     translator,
     model_name=None,
@@ -184,11 +207,14 @@ def create_app(
     max_chars=MAX_CHARS,
     max_batch_size=MAX_BATCH_SIZE,
     batch_timeout_ms=BATCH_TIMEOUT_MS,
+    max_glossary_terms=MAX_GLOSSARY_TERMS,
+    max_glossary_chars=MAX_GLOSSARY_CHARS,
 ) -> FastAPI:
     """The app around a loaded `Translator`. Use it inside its lifespan (`with TestClient(app)`)."""
     model_name = model_name or translator.config.name
     batcher = Batcher(
-        lambda texts, beam: translator.translate(texts, beam_size=beam, batch_size=DECODE_BATCH_SIZE),
+        lambda texts, beam, glossary: translator.translate(texts, beam_size=beam, batch_size=DECODE_BATCH_SIZE,
+                                                           glossary=glossary),
         max_batch_size=max_batch_size,
         batch_timeout_ms=batch_timeout_ms,
     )
@@ -219,7 +245,8 @@ def create_app(
         started = time.perf_counter()
         texts = request.inputs()
         _check_limits(texts, max_sentences, max_chars)
-        translations = await batcher.submit(texts, request.beam)
+        glossary = _glossary(request.glossary, max_glossary_terms, max_glossary_chars)
+        translations = await batcher.submit(texts, request.beam, glossary)
         return {"translations": translations, "model": model_name, "ms": (time.perf_counter() - started) * 1000}
 
     @app.post("/attention", response_model=AttentionResponse)

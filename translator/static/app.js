@@ -11,6 +11,24 @@ async function post(path, body) {
   return data;
 }
 
+// The terms box as the request's "glossary" object: one `english = spanish` (or English<TAB>Spanish) a
+// line, blank lines and `#` comments skipped. The server checks the rest (empty sides, limits).
+function glossary() {
+  const terms = {};
+  $("glossary").value.split("\n").forEach((line, index) => {
+    if (!line.trim() || line.trim().startsWith("#")) return;
+    const separator = line.includes("\t") ? "\t" : "=";
+    const at = line.indexOf(separator);
+    if (at < 0) throw new Error(`glossary line ${index + 1}: write english = spanish`);
+    const english = line.slice(0, at).trim(), spanish = line.slice(at + 1).trim();
+    if (english in terms && terms[english] !== spanish) {
+      throw new Error(`glossary line ${index + 1}: "${english}" is given two translations`);
+    }
+    terms[english] = spanish;
+  });
+  return terms;
+}
+
 async function translate() {
   const text = $("source").value;
   const button = $("translate");
@@ -20,7 +38,7 @@ async function translate() {
   $("result").textContent = "Translating…";
   $("meta").textContent = "";
   try {
-    const data = await post("/translate", {text: text, beam: Number($("beam").value)});
+    const data = await post("/translate", {text: text, beam: Number($("beam").value), glossary: glossary()});
     $("result").textContent = data.translations[0];
     $("result").dataset.state = "done";
     $("meta").textContent = data.model + " · " + data.ms.toFixed(0) + " ms";
