@@ -1,16 +1,28 @@
-"""Dynamic batching: concurrent requests gathered into batches and decoded in threads.
+"""Dynamic batching with load shedding: concurrent requests gathered into batches and decoded in threads.
 
 Requests that arrive within `batch_timeout_ms` of each other are decoded
 together, as TF Serving does: one decoder call for many sentences costs little
 more than for one, so under load throughput grows with the batch instead of
 requests queueing one by one.
+
+Under overload the queue does not grow without end. Its size is measured in
+work (sentences x beam, see `work`): a request that does not fit is refused at
+once (`Overloaded`, which the server answers 503 with Retry-After), a request
+still queued `deadline_s` after it arrived is refused and dropped, and one
+request may cost at most `max_request_work` (`TooMuchWork`, a 413).
+
+    >>> work(["Hi.", "Where is the station?"], beam=4)
+    8
 """
 
 import asyncio
 import contextlib
+import math
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 
 # Wait at most this long for company, and no longer than this many sentences.
 BATCH_TIMEOUT_MS = 5.0
@@ -19,6 +31,50 @@ MAX_BATCH_SIZE = 64
 # a time: requests arrive in random lengths, and one batch of them would run until its
 # longest sentence ends. `python -m bench.load_test` measures the choice.
 DECODE_BATCH_SIZE = 16
+
+# The server's limits, in units of work: one sentence decoded with a beam of one.
+# A request may cost 256: 64 sentences (the most a request holds) at the default beam 4,
+# 16 at beam 16, so every request the default beam allows stays allowed, and the widest
+# beam is for a few sentences, not for a whole document.
+MAX_REQUEST_WORK = 256
+# Queued work refused beyond: 8 of the largest requests. The shipped model on 2 CPU cores
+# decodes about ... units a second at beam 16, so a full queue waits ... s (bench/RESULTS.md).
+MAX_QUEUE_WORK = 2048
+# A request still queued this long after it arrived is refused: its client has waited
+# long enough to rather retry, and its work would delay every request behind it.
+QUEUE_DEADLINE_S = 10.0
+# A text longer than this is split into several sentences (the shipped model reads 24
+# tokens, ~100 characters), each decoded: `work` counts them.
+CHARS_PER_SENTENCE = 100
+
+
+def work(texts: list[str], beam: int) -> int:
+    """The decoding work of `texts` at `beam`: sentences (one per 100 characters begun) x beam; at least 1."""
+    sentences = sum(max(1, math.ceil(len(text) / CHARS_PER_SENTENCE)) for text in texts)
+    return max(1, sentences) * beam
+
+
+class TooMuchWork(ValueError):
+    """One request costs more than `max_request_work`: it would hold the model for long alone."""
+
+
+class Overloaded(Exception):
+    """A request refused for lack of room or time: retry after `retry_after` seconds."""
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+@dataclass(eq=False)
+class Job:
+    """One request in the queue: what to decode, how, and where its result goes."""
+
+    texts: list[str]
+    beam: int
+    work: int
+    future: asyncio.Future
+    expiry: asyncio.TimerHandle | None = field(default=None, repr=False)
 
 
 class Batcher:
@@ -31,30 +87,42 @@ class Batcher:
     the decoding loop's small per-step operations leave the cores idle in
     between, and a second batch fills them (as TF Serving's `num_batch_threads`).
     Other model work (the attention endpoint) goes through the same executor.
+    A batch holds one beam size (each is its own compiled graph), taken from
+    the queue oldest first.
     """
 
     def __init__(self, translate: Callable, max_batch_size=MAX_BATCH_SIZE, batch_timeout_ms=BATCH_TIMEOUT_MS,
-                 parallel_batches=2):
+                 parallel_batches=2, max_queue_work=MAX_QUEUE_WORK, deadline_s=QUEUE_DEADLINE_S,
+                 max_request_work=MAX_REQUEST_WORK):
         self.translate = translate
         self.parallel_batches = parallel_batches
         self.executor: ThreadPoolExecutor | None = None
         self.max_batch_size = max_batch_size
         self.batch_timeout = batch_timeout_ms / 1000
+        self.max_queue_work = max_queue_work
+        self.deadline_s = deadline_s
+        # A request larger than the whole queue could never be taken.
+        self.max_request_work = min(max_request_work, max_queue_work)
         self.batches = 0  # decoder calls so far: tests and benchmarks read it
         self.sentences = 0
+        self.work_done = 0
+        self.refused = 0  # requests refused for a full queue or a passed deadline
         # Seconds during which at least one batch was decoding: the rest of the time the
         # model waited for requests (HTTP round trips, the gathering timeout).
         self.decoding_seconds = 0.0
         self._decoding_now = 0
         self._decoding_since = 0.0
-        self.queue: asyncio.Queue | None = None
+        self.queue: deque[Job] = deque()
+        self.queued_work = 0
+        self.decoding_requests = 0
+        self.arrived: asyncio.Event | None = None
         self.worker: asyncio.Task | None = None
         self.free: asyncio.Semaphore | None = None  # decoder threads not busy
         self.decoding: set[asyncio.Task] = set()
 
     def start(self):
         self.executor = ThreadPoolExecutor(max_workers=self.parallel_batches, thread_name_prefix="decoder")
-        self.queue = asyncio.Queue()
+        self.arrived = asyncio.Event()
         self.free = asyncio.Semaphore(self.parallel_batches)
         self.worker = asyncio.create_task(self._run())
 
@@ -65,73 +133,124 @@ class Batcher:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         self.worker = None
+        while self.queue:
+            self._take(self.queue[0]).future.cancel()
         if self.executor is not None:
             self.executor.shutdown(wait=False)
             self.executor = None
 
+    @property
+    def saturated(self) -> bool:
+        """True when a request of the largest size allowed would be refused now."""
+        return self.queued_work + self.max_request_work > self.max_queue_work
+
+    def retry_after(self) -> int:
+        """Whole seconds the queue's work takes at the rate decoded so far (1 before any batch)."""
+        # Under constant load a batch is always decoding: count the time of the one under way.
+        seconds = self.decoding_seconds + (time.perf_counter() - self._decoding_since if self._decoding_now else 0)
+        if not self.work_done:
+            return 1
+        return max(1, math.ceil(self.queued_work * seconds / self.work_done))
+
     async def submit(self, texts: list[str], beam: int) -> list[str]:
-        """Queues `texts`; returns their translations once their batch is decoded."""
+        """Queues `texts`; returns their translations once their batch is decoded.
+
+        Raises `TooMuchWork` for a request over `max_request_work`, and
+        `Overloaded` when the queue has no room for it or it is still queued
+        `deadline_s` after this call.
+        """
         if self.worker is None:
             raise RuntimeError("the batcher is not running (use the app inside its lifespan)")
-        future = asyncio.get_running_loop().create_future()
-        await self.queue.put((texts, beam, future))
-        return await future
+        cost = work(texts, beam)
+        if cost > self.max_request_work:
+            raise TooMuchWork(f"{len(texts)} text(s) at beam {beam} are {cost} units of work (sentences x beam): "
+                              f"the limit is {self.max_request_work} per request; send fewer texts or a smaller beam")
+        if self.queued_work + cost > self.max_queue_work:
+            self.refused += 1
+            raise Overloaded(f"the server is saturated ({self.queued_work} units of work queued, the limit is "
+                             f"{self.max_queue_work}): try again later", self.retry_after())
+        loop = asyncio.get_running_loop()
+        job = Job(list(texts), beam, cost, loop.create_future())
+        job.expiry = loop.call_later(self.deadline_s, self._expire, job)
+        self.queue.append(job)
+        self.queued_work += cost
+        self.arrived.set()
+        try:
+            return await job.future
+        except asyncio.CancelledError:  # the client went away: its work leaves the queue
+            if job in self.queue:
+                self._take(job)
+            raise
 
-    async def _gather(self):
-        """Waits for one request, then for more until the timeout or the batch is full."""
-        items = [await self.queue.get()]
-        size = len(items[0][0])
+    def _take(self, job: Job) -> Job:
+        self.queue.remove(job)
+        self.queued_work -= job.work
+        job.expiry.cancel()
+        return job
+
+    def _expire(self, job: Job):
+        if job in self.queue and not job.future.done():
+            self._take(job)
+            self.refused += 1
+            job.future.set_exception(Overloaded(
+                f"the server is saturated: the request waited {self.deadline_s:g} s in the queue without being "
+                "decoded; try again later", self.retry_after()))
+
+    async def _gather(self) -> list[Job]:
+        """Waits for one request, then takes requests of its beam until the timeout or the batch is full."""
+        while not self.queue:
+            self.arrived.clear()
+            await self.arrived.wait()
+        jobs = [self._take(self.queue[0])]
+        beam, size = jobs[0].beam, len(jobs[0].texts)
         deadline = time.monotonic() + self.batch_timeout
-        while size < self.max_batch_size:
+        while True:
+            for job in [job for job in self.queue if job.beam == beam]:
+                if size >= self.max_batch_size:
+                    return jobs
+                jobs.append(self._take(job))
+                size += len(job.texts)
             remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                break
-            try:
-                item = await asyncio.wait_for(self.queue.get(), remaining)
-            except asyncio.TimeoutError:
-                break
-            items.append(item)
-            size += len(item[0])
-        return items
+            if size >= self.max_batch_size or remaining <= 0:
+                return jobs
+            self.arrived.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.arrived.wait(), remaining)
 
     async def _run(self):
         loop = asyncio.get_running_loop()
         while True:
             await self.free.acquire()
-            items = await self._gather()
-            # Beam sizes are separate compiled graphs, so each beam size is its own batch.
-            by_beam: dict[int, list] = {}
-            for item in items:
-                by_beam.setdefault(item[1], []).append(item)
-            for n, (beam, group) in enumerate(by_beam.items()):
-                if n:
-                    await self.free.acquire()
-                task = asyncio.create_task(self._decode(loop, beam, group))
-                self.decoding.add(task)
-                task.add_done_callback(self.decoding.discard)
+            jobs = await self._gather()
+            task = asyncio.create_task(self._decode(loop, jobs))
+            self.decoding.add(task)
+            task.add_done_callback(self.decoding.discard)
 
-    async def _decode(self, loop, beam, group):
-        texts = [text for item in group for text in item[0]]
+    async def _decode(self, loop, jobs: list[Job]):
+        texts = [text for job in jobs for text in job.texts]
         self.batches += 1
         self.sentences += len(texts)
+        self.decoding_requests += len(jobs)
         if not self._decoding_now:
             self._decoding_since = time.perf_counter()
         self._decoding_now += 1
         try:
-            outputs = await loop.run_in_executor(self.executor, self.translate, texts, beam)
+            outputs = await loop.run_in_executor(self.executor, self.translate, texts, jobs[0].beam)
         except Exception as error:  # every waiting request gets the failure, the worker lives on
-            for _, _, future in group:
-                if not future.done():
-                    future.set_exception(error)
+            for job in jobs:
+                if not job.future.done():
+                    job.future.set_exception(error)
             return
         finally:
             self._decoding_now -= 1
             if not self._decoding_now:
                 self.decoding_seconds += time.perf_counter() - self._decoding_since
+            self.decoding_requests -= len(jobs)
             self.free.release()
+        self.work_done += sum(job.work for job in jobs)
         start = 0
-        for item_texts, _, future in group:
+        for job in jobs:
             # A client that went away has a cancelled future; skip it.
-            if not future.done():
-                future.set_result(outputs[start:start + len(item_texts)])
-            start += len(item_texts)
+            if not job.future.done():
+                job.future.set_result(outputs[start:start + len(job.texts)])
+            start += len(job.texts)

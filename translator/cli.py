@@ -15,6 +15,7 @@ from translator.defaults import DEFAULT_BEAM, DEFAULT_HOST, DEFAULT_MODEL, DEFAU
 quiet_tensorflow()
 
 from translator import lines  # noqa: E402  (the standard library only: keeps --help fast)
+from translator.batcher import MAX_QUEUE_WORK, QUEUE_DEADLINE_S  # noqa: E402  (likewise)
 
 
 def import_tensorflow_quietly():
@@ -208,7 +209,8 @@ def cmd_export(args):
 def cmd_serve(args):
     from translator import server
 
-    server.run(args.model, host=args.host, port=args.port, jit_compile=SWITCHES[args.xla])
+    server.run(args.model, host=args.host, port=args.port, jit_compile=SWITCHES[args.xla],
+               max_queue_work=args.max_queue, deadline_s=args.deadline)
 
 
 def beam_size(value):
@@ -216,6 +218,18 @@ def beam_size(value):
     if not 1 <= beam <= MAX_BEAM:
         raise argparse.ArgumentTypeError(f"beam size must be between 1 and {MAX_BEAM}, got {beam}")
     return beam
+
+
+def positive(kind):
+    """An argparse type: a number of `kind` above zero."""
+
+    def parse(value):
+        number = kind(value)
+        if not 0 < number < float("inf"):  # NaN too
+            raise argparse.ArgumentTypeError(f"must be a finite number above 0, got {value}")
+        return number
+
+    return parse
 
 
 def add_model_argument(parser):
@@ -301,6 +315,12 @@ def build_parser():
     add_model_argument(p)
     p.add_argument("--host", default=DEFAULT_HOST)
     p.add_argument("--port", type=int, default=DEFAULT_PORT)
+    p.add_argument("--max-queue", type=positive(int), default=MAX_QUEUE_WORK, metavar="WORK",
+                   help="work queued at most, in sentences x beam; a request beyond is refused at once, 503 with "
+                        f"Retry-After (default {MAX_QUEUE_WORK}; raise it on a GPU, which decodes faster)")
+    p.add_argument("--deadline", type=positive(float), default=QUEUE_DEADLINE_S, metavar="SECONDS",
+                   help="a request still queued this long is refused, 503 with Retry-After "
+                        f"(default {QUEUE_DEADLINE_S:g})")
     add_switch_argument(p, "--xla", XLA_DECODING)
     p.set_defaults(run=cmd_serve)
     return parser
