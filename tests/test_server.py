@@ -19,7 +19,7 @@ fastapi = pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from translator import server  # noqa: E402
-from translator.batcher import DECODE_BATCH_SIZE, MAX_QUEUE_WORK, Batcher  # noqa: E402
+from translator.batcher import DECODE_BATCH_SIZE, MAX_QUEUE_WORK, Batcher, Overloaded  # noqa: E402
 from translator.defaults import MAX_BEAM  # noqa: E402
 from translator.model_dir import ModelDirError  # noqa: E402
 
@@ -465,6 +465,75 @@ def test_a_client_that_goes_away_takes_its_work_out_of_the_queue():
         return queued, batcher.queued_work, len(batcher.queue), result
 
     assert asyncio.run(main()) == (8, 0, 0, ["A"])
+
+
+class GatedCalls:
+    """A translate function that records its calls and holds each at a gate until the test opens it."""
+
+    def __init__(self):
+        self.calls = []
+        self.gate = threading.Event()
+
+    def __call__(self, texts, beam_size):
+        self.calls.append(list(texts))
+        self.gate.wait(timeout=30)
+        return [text.upper() for text in texts]
+
+
+def test_cheap_requests_go_first_and_push_costly_ones_out_of_a_full_queue():
+    translate = GatedCalls()
+
+    async def main():
+        batcher = Batcher(translate, parallel_batches=1, batch_timeout_ms=1, max_queue_work=8, deadline_s=60)
+        batcher.start()
+        running = asyncio.ensure_future(batcher.submit(["busy"], 1))
+        await asyncio.sleep(0.05)  # decoding, held at the gate
+        costly = [asyncio.ensure_future(batcher.submit([name], 4)) for name in ("old", "new")]
+        await asyncio.sleep(0.01)
+        full = batcher.queued_work
+        cheap = asyncio.ensure_future(batcher.submit(["cheap"], 1))
+        await asyncio.sleep(0.01)
+        translate.gate.set()
+        results = await asyncio.gather(running, *costly, cheap, return_exceptions=True)
+        await batcher.stop()
+        return full, results, batcher.refused
+
+    full, (running, old, new, cheap), refused = asyncio.run(main())
+    assert full == 8
+    # The newest of the costliest made room; the cheap request, queued last, was decoded before the older one.
+    assert isinstance(new, Overloaded) and "took this one's place" in str(new)
+    assert (running, old, cheap) == (["BUSY"], ["OLD"], ["CHEAP"]) and refused == 1
+    assert translate.calls == [["busy"], ["cheap"], ["old"]]
+
+
+def test_refused_at_once_when_the_work_before_it_would_outlast_the_deadline():
+    translate = GatedCalls()
+
+    async def main():
+        batcher = Batcher(translate, parallel_batches=1, batch_timeout_ms=1, deadline_s=1.5)
+        batcher.start()
+        # The speed so far: one second a unit of work.
+        batcher.work_done, batcher.batch_seconds = 10, 10.0
+        running = asyncio.ensure_future(batcher.submit(["busy"], 1))
+        await asyncio.sleep(0.05)
+        first = asyncio.ensure_future(batcher.submit(["a"], 1))
+        await asyncio.sleep(0.01)
+        assert not batcher.saturated  # 1 s of work before a request, under 1.5 s
+        second = asyncio.ensure_future(batcher.submit(["b"], 1))
+        await asyncio.sleep(0.01)
+        started = time.perf_counter()
+        with pytest.raises(Overloaded, match="about 2 s") as refused:
+            await batcher.submit(["c"], 1)
+        waited = time.perf_counter() - started
+        saturated = batcher.saturated
+        translate.gate.set()
+        results = await asyncio.gather(running, first, second)
+        await batcher.stop()
+        return waited, refused.value.retry_after, saturated, results
+
+    waited, retry_after, saturated, results = asyncio.run(main())
+    assert waited < 0.1 and retry_after == 2 and saturated
+    assert results == [["BUSY"], ["A"], ["B"]]
 
 
 SLOW_SERVER = """

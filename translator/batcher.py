@@ -5,11 +5,18 @@ together, as TF Serving does: one decoder call for many sentences costs little
 more than for one, so under load throughput grows with the batch instead of
 requests queueing one by one.
 
-Under overload the queue does not grow without end. Its size is measured in
-work (sentences x beam, see `work`): a request that does not fit is refused at
-once (`Overloaded`, which the server answers 503 with Retry-After), a request
-still queued `deadline_s` after it arrived is refused and dropped, and one
-request may cost at most `max_request_work` (`TooMuchWork`, a 413).
+Under overload the queue does not grow without end, and cheap requests are not
+stuck behind expensive ones. Work is measured in sentences x beam (`work`):
+
+- one request may cost at most `max_request_work` (`TooMuchWork`, a 413), and a
+  batch as much, so a decoder thread is free again within one request's time;
+- the queue is taken cheapest request first (oldest first among equals), so a
+  short sentence waits for a free decoder, not for the documents queued before it;
+- a request is refused at once (`Overloaded`: the server answers 503 with
+  Retry-After) when the work that would go before it would take longer than
+  `deadline_s` at the speed decoded so far, or when it does not fit in
+  `max_queue_work` even after pushing out costlier queued requests (refused too);
+- a request still queued `deadline_s` after it arrived is refused and dropped.
 
     >>> work(["Hi.", "Where is the station?"], beam=4)
     8
@@ -37,12 +44,14 @@ DECODE_BATCH_SIZE = 16
 # 16 at beam 16, so every request the default beam allows stays allowed, and the widest
 # beam is for a few sentences, not for a whole document.
 MAX_REQUEST_WORK = 256
-# Queued work refused beyond: 8 of the largest requests. The shipped model on 2 CPU cores
-# decodes about ... units a second at beam 16, so a full queue waits ... s (bench/RESULTS.md).
+# Queued work refused beyond: 8 of the largest requests, a bound on memory and on what
+# the deadline has to drop. The shipped model on 2 busy CPU cores decodes 35 to 90 units a
+# second (beam 16 to 4), so the deadline refuses sooner there; on a GPU the queue is the bound.
 MAX_QUEUE_WORK = 2048
-# A request still queued this long after it arrived is refused: its client has waited
-# long enough to rather retry, and its work would delay every request behind it.
-QUEUE_DEADLINE_S = 10.0
+# A request that would wait longer than this in the queue is refused, at once when the
+# speed so far predicts it, else when the time is up: its client would rather retry than
+# wait, and a minute-long silence is worse than a quick 503.
+QUEUE_DEADLINE_S = 5.0
 # A text longer than this is split into several sentences (the shipped model reads 24
 # tokens, ~100 characters), each decoded: `work` counts them.
 CHARS_PER_SENTENCE = 100
@@ -87,8 +96,8 @@ class Batcher:
     the decoding loop's small per-step operations leave the cores idle in
     between, and a second batch fills them (as TF Serving's `num_batch_threads`).
     Other model work (the attention endpoint) goes through the same executor.
-    A batch holds one beam size (each is its own compiled graph), taken from
-    the queue oldest first.
+    A batch holds one beam size (each is its own compiled graph). The limits
+    and the order requests are taken in: the module's docstring.
     """
 
     def __init__(self, translate: Callable, max_batch_size=MAX_BATCH_SIZE, batch_timeout_ms=BATCH_TIMEOUT_MS,
@@ -105,14 +114,16 @@ class Batcher:
         self.max_request_work = min(max_request_work, max_queue_work)
         self.batches = 0  # decoder calls so far: tests and benchmarks read it
         self.sentences = 0
-        self.work_done = 0
-        self.refused = 0  # requests refused for a full queue or a passed deadline
+        self.refused = 0  # requests refused: no room, no time, or pushed out of the queue
         # Seconds during which at least one batch was decoding: the rest of the time the
         # model waited for requests (HTTP round trips, the gathering timeout).
         self.decoding_seconds = 0.0
         self._decoding_now = 0
         self._decoding_since = 0.0
-        self.queue: deque[Job] = deque()
+        # The work of the batches decoded so far and the sum of their durations: the speed.
+        self.work_done = 0
+        self.batch_seconds = 0.0
+        self.queue: deque[Job] = deque()  # in arrival order
         self.queued_work = 0
         self.decoding_requests = 0
         self.arrived: asyncio.Event | None = None
@@ -142,22 +153,38 @@ class Batcher:
     @property
     def saturated(self) -> bool:
         """True when a request of the largest size allowed would be refused now."""
-        return self.queued_work + self.max_request_work > self.max_queue_work
+        return self._refusal(self.max_request_work) is not None
+
+    def seconds_per_unit(self) -> float:
+        """Decoding seconds per unit of work so far, the decoder threads side by side; 0.0 before any batch."""
+        return self.batch_seconds / self.work_done / self.parallel_batches if self.work_done else 0.0
 
     def retry_after(self) -> int:
-        """Whole seconds the queue's work takes at the rate decoded so far (1 before any batch)."""
-        # Under constant load a batch is always decoding: count the time of the one under way.
-        seconds = self.decoding_seconds + (time.perf_counter() - self._decoding_since if self._decoding_now else 0)
-        if not self.work_done:
-            return 1
-        return max(1, math.ceil(self.queued_work * seconds / self.work_done))
+        """Whole seconds the queue's work takes at the speed so far; at least 1."""
+        return max(1, math.ceil(self.queued_work * self.seconds_per_unit()))
+
+    def _refusal(self, cost: int) -> str | None:
+        """Why a request of `cost` would be refused now; None if it would be queued."""
+        wait = sum(job.work for job in self.queue if job.work <= cost) * self.seconds_per_unit()
+        if wait > self.deadline_s:
+            return (f"the server is saturated: the requests before this one would take about {wait:.0f} s, "
+                    f"longer than the {self.deadline_s:g} s a request may wait")
+        costlier = sum(job.work for job in self.queue if job.work > cost)
+        if self.queued_work - costlier + cost > self.max_queue_work:
+            return (f"the server is saturated ({self.queued_work} units of work queued, the limit is "
+                    f"{self.max_queue_work})")
+        return None
+
+    def _refuse(self, job: Job, reason: str):
+        self._take(job)
+        self.refused += 1
+        job.future.set_exception(Overloaded(f"{reason}: try again later", self.retry_after()))
 
     async def submit(self, texts: list[str], beam: int) -> list[str]:
         """Queues `texts`; returns their translations once their batch is decoded.
 
         Raises `TooMuchWork` for a request over `max_request_work`, and
-        `Overloaded` when the queue has no room for it or it is still queued
-        `deadline_s` after this call.
+        `Overloaded` when it is refused (see the module's docstring).
         """
         if self.worker is None:
             raise RuntimeError("the batcher is not running (use the app inside its lifespan)")
@@ -165,10 +192,14 @@ class Batcher:
         if cost > self.max_request_work:
             raise TooMuchWork(f"{len(texts)} text(s) at beam {beam} are {cost} units of work (sentences x beam): "
                               f"the limit is {self.max_request_work} per request; send fewer texts or a smaller beam")
-        if self.queued_work + cost > self.max_queue_work:
+        reason = self._refusal(cost)
+        if reason:
             self.refused += 1
-            raise Overloaded(f"the server is saturated ({self.queued_work} units of work queued, the limit is "
-                             f"{self.max_queue_work}): try again later", self.retry_after())
+            raise Overloaded(f"{reason}: try again later", self.retry_after())
+        while self.queued_work + cost > self.max_queue_work:
+            # The costliest, newest first: `_refusal` made sure they free enough room.
+            costliest = max(reversed(self.queue), key=lambda job: job.work)
+            self._refuse(costliest, "the server is saturated: cheaper requests took this one's place in the queue")
         loop = asyncio.get_running_loop()
         job = Job(list(texts), beam, cost, loop.create_future())
         job.expiry = loop.call_later(self.deadline_s, self._expire, job)
@@ -190,26 +221,26 @@ class Batcher:
 
     def _expire(self, job: Job):
         if job in self.queue and not job.future.done():
-            self._take(job)
-            self.refused += 1
-            job.future.set_exception(Overloaded(
-                f"the server is saturated: the request waited {self.deadline_s:g} s in the queue without being "
-                "decoded; try again later", self.retry_after()))
+            self._refuse(job, f"the server is saturated: the request waited {self.deadline_s:g} s in the queue")
 
     async def _gather(self) -> list[Job]:
-        """Waits for one request, then takes requests of its beam until the timeout or the batch is full."""
+        """Waits for a request, takes the cheapest, then the cheapest of its beam until the timeout or a full batch.
+
+        Full: `max_batch_size` sentences or `max_request_work` units of work.
+        """
         while not self.queue:
             self.arrived.clear()
             await self.arrived.wait()
-        jobs = [self._take(self.queue[0])]
-        beam, size = jobs[0].beam, len(jobs[0].texts)
+        jobs = [self._take(min(self.queue, key=lambda job: job.work))]
+        beam, size, cost = jobs[0].beam, len(jobs[0].texts), jobs[0].work
         deadline = time.monotonic() + self.batch_timeout
         while True:
-            for job in [job for job in self.queue if job.beam == beam]:
-                if size >= self.max_batch_size:
+            for job in sorted((job for job in self.queue if job.beam == beam), key=lambda job: job.work):
+                if size >= self.max_batch_size or cost + job.work > self.max_request_work:
                     return jobs
                 jobs.append(self._take(job))
                 size += len(job.texts)
+                cost += job.work
             remaining = deadline - time.monotonic()
             if size >= self.max_batch_size or remaining <= 0:
                 return jobs
@@ -231,8 +262,9 @@ class Batcher:
         self.batches += 1
         self.sentences += len(texts)
         self.decoding_requests += len(jobs)
+        started = time.perf_counter()
         if not self._decoding_now:
-            self._decoding_since = time.perf_counter()
+            self._decoding_since = started
         self._decoding_now += 1
         try:
             outputs = await loop.run_in_executor(self.executor, self.translate, texts, jobs[0].beam)
@@ -248,6 +280,7 @@ class Batcher:
             self.decoding_requests -= len(jobs)
             self.free.release()
         self.work_done += sum(job.work for job in jobs)
+        self.batch_seconds += time.perf_counter() - started
         start = 0
         for job in jobs:
             # A client that went away has a cancelled future; skip it.
