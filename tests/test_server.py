@@ -506,6 +506,35 @@ def test_cheap_requests_go_first_and_push_costly_ones_out_of_a_full_queue():
     assert translate.calls == [["busy"], ["cheap"], ["old"]]
 
 
+def test_a_short_request_does_not_wait_for_heavy_batches():
+    heavy_gate = threading.Event()
+
+    def translate(texts, beam_size):
+        if beam_size == MAX_BEAM:
+            heavy_gate.wait(timeout=30)
+        return [text.upper() for text in texts]
+
+    async def main():
+        batcher = Batcher(translate, batch_timeout_ms=1)  # two decoder threads
+        batcher.start()
+        # Each the largest request: they cannot share a batch.
+        heavy = [asyncio.ensure_future(batcher.submit([f"h{i}"] * 16, MAX_BEAM)) for i in range(2)]
+        await asyncio.sleep(0.05)
+        # One heavy batch decodes; the other waits although a decoder thread is free: that one is kept for light work.
+        queued_heavy = batcher.queued_work
+        light = await asyncio.wait_for(batcher.submit(["hi"], 4), timeout=5)
+        still_queued = batcher.queued_work
+        heavy_gate.set()
+        results = await asyncio.gather(*heavy)
+        await batcher.stop()
+        return queued_heavy, light, still_queued, results
+
+    queued_heavy, light, still_queued, results = asyncio.run(main())
+    assert queued_heavy == still_queued == 16 * MAX_BEAM
+    assert light == ["HI"]
+    assert results == [["H0"] * 16, ["H1"] * 16]
+
+
 def test_refused_at_once_when_the_work_before_it_would_outlast_the_deadline():
     translate = GatedCalls()
 

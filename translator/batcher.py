@@ -9,9 +9,11 @@ Under overload the queue does not grow without end, and cheap requests are not
 stuck behind expensive ones. Work is measured in sentences x beam (`work`):
 
 - one request may cost at most `max_request_work` (`TooMuchWork`, a 413), and a
-  batch as much, so a decoder thread is free again within one request's time;
-- the queue is taken cheapest request first (oldest first among equals), so a
-  short sentence waits for a free decoder, not for the documents queued before it;
+  batch as much;
+- the queue is taken cheapest request first (oldest first among equals), and one
+  decoder thread is kept for light batches (`LIGHT_BATCH_WORK`): so a short
+  sentence waits neither for the documents queued before it nor for those being
+  decoded, only for a light batch at most;
 - a request is refused at once (`Overloaded`: the server answers 503 with
   Retry-After) when the work that would go before it would take longer than
   `deadline_s` at the speed decoded so far, or when it does not fit in
@@ -44,6 +46,10 @@ DECODE_BATCH_SIZE = 16
 # 16 at beam 16, so every request the default beam allows stays allowed, and the widest
 # beam is for a few sentences, not for a whole document.
 MAX_REQUEST_WORK = 256
+# A batch of at most this much work is light: one decoder thread takes only light batches,
+# so a short request never waits for a heavy one. 32: 8 sentences at beam 4, well under a
+# second of decoding on a CPU; one sentence at beam 16 is 16.
+LIGHT_BATCH_WORK = 32
 # Queued work refused beyond: 8 of the largest requests, a bound on memory and on what
 # the deadline has to drop. The shipped model on 2 busy CPU cores decodes 35 to 90 units a
 # second (beam 16 to 4), so the deadline refuses sooner there; on a GPU the queue is the bound.
@@ -126,14 +132,15 @@ class Batcher:
         self.queue: deque[Job] = deque()  # in arrival order
         self.queued_work = 0
         self.decoding_requests = 0
-        self.arrived: asyncio.Event | None = None
+        self.heavy_batches = 0  # decoding now, over LIGHT_BATCH_WORK
+        self.changed: asyncio.Event | None = None  # a request arrived or a batch ended
         self.worker: asyncio.Task | None = None
         self.free: asyncio.Semaphore | None = None  # decoder threads not busy
         self.decoding: set[asyncio.Task] = set()
 
     def start(self):
         self.executor = ThreadPoolExecutor(max_workers=self.parallel_batches, thread_name_prefix="decoder")
-        self.arrived = asyncio.Event()
+        self.changed = asyncio.Event()
         self.free = asyncio.Semaphore(self.parallel_batches)
         self.worker = asyncio.create_task(self._run())
 
@@ -205,7 +212,7 @@ class Batcher:
         job.expiry = loop.call_later(self.deadline_s, self._expire, job)
         self.queue.append(job)
         self.queued_work += cost
-        self.arrived.set()
+        self.changed.set()
         try:
             return await job.future
         except asyncio.CancelledError:  # the client went away: its work leaves the queue
@@ -223,20 +230,26 @@ class Batcher:
         if job in self.queue and not job.future.done():
             self._refuse(job, f"the server is saturated: the request waited {self.deadline_s:g} s in the queue")
 
-    async def _gather(self) -> list[Job]:
-        """Waits for a request, takes the cheapest, then the cheapest of its beam until the timeout or a full batch.
+    def _batch_work(self) -> int:
+        """The most work the batch gathered now may hold: light while heavy batches hold every other decoder."""
+        if self.parallel_batches > 1 and self.heavy_batches >= self.parallel_batches - 1:
+            return LIGHT_BATCH_WORK
+        return self.max_request_work
 
-        Full: `max_batch_size` sentences or `max_request_work` units of work.
+    async def _gather(self) -> list[Job]:
+        """Waits for a request that fits, takes the cheapest, then the cheapest of its beam until the timeout or a
+        full batch: `max_batch_size` sentences or `_batch_work()` units of work.
         """
-        while not self.queue:
-            self.arrived.clear()
-            await self.arrived.wait()
+        while not any(job.work <= self._batch_work() for job in self.queue):
+            self.changed.clear()
+            await self.changed.wait()
+        limit = self._batch_work()
         jobs = [self._take(min(self.queue, key=lambda job: job.work))]
         beam, size, cost = jobs[0].beam, len(jobs[0].texts), jobs[0].work
         deadline = time.monotonic() + self.batch_timeout
         while True:
             for job in sorted((job for job in self.queue if job.beam == beam), key=lambda job: job.work):
-                if size >= self.max_batch_size or cost + job.work > self.max_request_work:
+                if size >= self.max_batch_size or cost + job.work > limit:
                     return jobs
                 jobs.append(self._take(job))
                 size += len(job.texts)
@@ -244,20 +257,22 @@ class Batcher:
             remaining = deadline - time.monotonic()
             if size >= self.max_batch_size or remaining <= 0:
                 return jobs
-            self.arrived.clear()
+            self.changed.clear()
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.arrived.wait(), remaining)
+                await asyncio.wait_for(self.changed.wait(), remaining)
 
     async def _run(self):
         loop = asyncio.get_running_loop()
         while True:
             await self.free.acquire()
             jobs = await self._gather()
-            task = asyncio.create_task(self._decode(loop, jobs))
+            heavy = sum(job.work for job in jobs) > LIGHT_BATCH_WORK
+            self.heavy_batches += heavy
+            task = asyncio.create_task(self._decode(loop, jobs, heavy))
             self.decoding.add(task)
             task.add_done_callback(self.decoding.discard)
 
-    async def _decode(self, loop, jobs: list[Job]):
+    async def _decode(self, loop, jobs: list[Job], heavy: bool):
         texts = [text for job in jobs for text in job.texts]
         self.batches += 1
         self.sentences += len(texts)
@@ -278,6 +293,8 @@ class Batcher:
             if not self._decoding_now:
                 self.decoding_seconds += time.perf_counter() - self._decoding_since
             self.decoding_requests -= len(jobs)
+            self.heavy_batches -= heavy
+            self.changed.set()
             self.free.release()
         self.work_done += sum(job.work for job in jobs)
         self.batch_seconds += time.perf_counter() - started
