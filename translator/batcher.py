@@ -47,8 +47,8 @@ DECODE_BATCH_SIZE = 16
 # beam is for a few sentences, not for a whole document.
 MAX_REQUEST_WORK = 256
 # A batch of at most this much work is light: one decoder thread takes only light batches,
-# so a short request never waits for a heavy one. 32: 8 sentences at beam 4, well under a
-# second of decoding on a CPU; one sentence at beam 16 is 16.
+# so a short request never waits for a heavy one. 32: 8 sentences at beam 4, 2 at beam 16,
+# a fraction of a heavy batch (bench/RESULTS.md, "Overload").
 LIGHT_BATCH_WORK = 32
 # Queued work refused beyond: 8 of the largest requests, a bound on memory and on what
 # the deadline has to drop. The shipped model on 2 busy CPU cores decodes 35 to 90 units a
