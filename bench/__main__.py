@@ -1,7 +1,8 @@
 """`python -m bench --model saved_models/en-es [--quick]`: every speed figure, in one process.
 
 Runs decoding, training speed against the keras.io example,
-GPU training (when there is a GPU), a serving load test, CTranslate2 on
+GPU training (when there is a GPU), a serving load test and an overload
+scenario, CTranslate2 on
 the same weights (when the `bench` extra is installed) and the
 `translate --file` command as a user runs it, on the same machine, writes
 everything to `bench/results.json` and prints a table.
@@ -24,6 +25,8 @@ quiet_tensorflow()
 DEFAULT_OUTPUT = Path(__file__).resolve().parent / "results.json"
 LOAD_TEST_CLIENTS, LOAD_TEST_SECONDS = 32, 30.0
 QUICK_LOAD_TEST_CLIENTS, QUICK_LOAD_TEST_SECONDS = 4, 3.0
+# The overload scenario's sizes are its module's; --quick: heavy clients, small clients, seconds, warm-up.
+QUICK_OVERLOAD = {"heavy_clients": 2, "small_clients": 1, "seconds": 3.0, "warm_up": 1.0}
 # --quick: a slice of the corpus is enough to exercise every path.
 QUICK_PAIRS = {"train": 2000, "val": 0, "test": 200}
 
@@ -96,6 +99,45 @@ def load_test_rows(result):
     ]
 
 
+def overload(model_path, sentences, quick):
+    """Section 4b: small requests while heavy ones saturate the server; skipped like section 4."""
+    try:
+        from bench.load_test import run_overload_test
+
+        # --quick skips compiling; else XLA is chosen as `translator serve` chooses it.
+        sizes = {**QUICK_OVERLOAD, "jit_compile": False} if quick else {}
+        return {"skipped": False, **run_overload_test(model_path, sentences=sentences, **sizes)}
+    except ImportError as error:
+        return {"skipped": True, "reason": f"overload scenario skipped: {error}"}
+
+
+def overload_rows(result):
+    if result["skipped"]:
+        return [(result["reason"], "", "", "skipped")]
+    small, heavy, oversize = result["small"], result["heavy"], result["oversize_request"]
+
+    def ms(value):
+        return "-" if value is None else f"{value:,.0f}"
+
+    return [
+        (f"{result['heavy_clients']} clients: {result['heavy_request']['texts']} sentences at beam "
+         f"{result['heavy_request']['beam']}, {result['seconds']:.0f} s", "", "", ""),
+        (f"  {oversize['texts']} sentences at beam {oversize['beam']}: status, ms",
+         f"{oversize['status']}, {oversize['ms']:,.0f}", "413", "PASS" if oversize["status"] == 413 else "MISS"),
+        ("  share of the time saturated", f"{result['saturated_share']:.0%}", "", ""),
+        ("  heavy requests refused", f"{heavy['refused']} of {heavy['requests']}", "", ""),
+        (f"{result['small_clients']} clients: one short sentence at a time", "", "", ""),
+        ("  answered p50 / p99 / max (ms)",
+         f"{ms(small['answered_p50_ms'])} / {ms(small['answered_p99_ms'])} / {ms(small['answered_max_ms'])}",
+         f"<= {result['answered_within_s'] * 1000:,.0f}", ""),
+        ("  refused: share; p50 / max (ms)",
+         f"{small['refused_share']:.0%}; {ms(small['refused_p50_ms'])} / {ms(small['refused_max_ms'])}",
+         f"<= {result['refused_within_s'] * 1000:,.0f}", ""),
+        ("  answered or refused in time, no other outcome", f"{small['requests']} requests", "all",
+         "PASS" if result["small_pass"] else "MISS"),
+    ]
+
+
 def ctranslate2_anchor(model_path, sentences, quick):
     """Section 5, skipped with the reason when `ctranslate2` (the `bench` extra) is not installed."""
     try:
@@ -156,6 +198,7 @@ def run_benchmark(model_path=DEFAULT_MODEL, output=DEFAULT_OUTPUT, quick=False, 
     results["training"] = training.run(splits["train"], default_model, quick)
     results["gpu"] = training.run_gpu(splits["train"], default_model, quick)
     results["load_test"] = load_test(model_path, sentences, results["decoding"], quick)
+    results["overload"] = overload(model_path, sentences, quick)
     results["ctranslate2"] = ctranslate2_anchor(model_path, sentences, quick)
     results["command_line"] = command_line.run(model_path, sentences, quick)
 
@@ -167,6 +210,7 @@ def run_benchmark(model_path=DEFAULT_MODEL, output=DEFAULT_OUTPUT, quick=False, 
         (f"2. training speed, batch {training.BATCH_SIZE}", training.table_rows(results["training"])),
         ("3. GPU", training.gpu_rows(results["gpu"])),
         ("4. serving load test", load_test_rows(results["load_test"])),
+        ("4b. serving overload: small requests while the server is saturated", overload_rows(results["overload"])),
         ("5. outside anchor: CTranslate2", ctranslate2_rows(results["ctranslate2"])),
         ("6. translate --file, whole processes", command_line.table_rows(results["command_line"])),
     ])

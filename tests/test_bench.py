@@ -139,6 +139,20 @@ def test_gpu_and_load_test_sections(quick_run):
     assert f"{load['sentences_per_s']:,.0f}" in line and line.endswith(verdict(load["sentences_per_s_pass"]))
 
 
+def test_overload_section(quick_run):
+    results, table, _ = quick_run
+    overload = results["overload"]
+    if overload["skipped"]:
+        assert overload["reason"]
+        return
+    # The request of the scenario's story (64 sentences at beam 16) is over the work budget: refused whole.
+    assert overload["oversize_request"]["status"] == 413
+    for clients in (overload["small"], overload["heavy"]):
+        assert clients["requests"] == clients["answered"] + clients["refused"] + clients["other"] > 0
+    assert 0 <= overload["saturated_share"] <= 1 and isinstance(overload["small_pass"], bool)
+    assert "[4b. serving overload" in table
+
+
 def test_table_lists_every_target(quick_run):
     results, table, _ = quick_run
     for label in ("speedup (a) / (b)", "batched translate", "speedup, real tokens/s", "[4. serving load test]"):

@@ -19,6 +19,7 @@ from translator.defaults import DEFAULT_BEAM, DEFAULT_HOST, DEFAULT_MODEL, DEFAU
 quiet_tensorflow()
 
 from translator import lines, outputs, partial  # noqa: E402  (the standard library only: keeps --help fast)
+from translator.batcher import MAX_QUEUE_WORK, QUEUE_DEADLINE_S  # noqa: E402  (likewise)
 from translator.errors import UsageError  # noqa: E402
 
 
@@ -271,7 +272,8 @@ def cmd_export(args):
 def cmd_serve(args):
     from translator import server
 
-    server.run(args.model, host=args.host, port=args.port, jit_compile=SWITCHES[args.xla])
+    server.run(args.model, host=args.host, port=args.port, jit_compile=SWITCHES[args.xla],
+               max_queue_work=args.max_queue, deadline_s=args.deadline)
 
 
 def beam_size(value):
@@ -287,6 +289,18 @@ def column_pair(value):
     if len(parts) != 2 or not all(part.strip().isdigit() for part in parts):
         raise argparse.ArgumentTypeError(f"takes two 0-based indices, ENGLISH,SPANISH, e.g. 1,3; got {value!r}")
     return tuple(int(part) for part in parts)
+
+
+def positive(kind):
+    """An argparse type: a number of `kind` above zero."""
+
+    def parse(value):
+        number = kind(value)
+        if not 0 < number < float("inf"):  # NaN too
+            raise argparse.ArgumentTypeError(f"must be a finite number above 0, got {value}")
+        return number
+
+    return parse
 
 
 def add_model_argument(parser):
@@ -438,6 +452,11 @@ def build_parser():
     add_model_argument(p)
     p.add_argument("--host", default=DEFAULT_HOST, help="address to listen on (0.0.0.0: every interface)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help="port to listen on")
+    p.add_argument("--max-queue", type=positive(int), default=MAX_QUEUE_WORK, metavar="WORK",
+                   help="work queued at most, in sentences x beam; a request beyond is refused at once, 503 with "
+                        "Retry-After (raise it on a GPU, which decodes faster)")
+    p.add_argument("--deadline", type=positive(float), default=QUEUE_DEADLINE_S, metavar="SECONDS",
+                   help="a request still queued this long is refused, 503 with Retry-After")
     add_switch_argument(p, "--xla", XLA_DECODING)
     p.set_defaults(run=cmd_serve)
     return parser

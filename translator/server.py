@@ -4,13 +4,21 @@
                       "glossary": {"english term": "Spanish", ...} (see `translator.glossary`)
                       -> {"translations": [...], "model": "...", "ms": 12.3}
     POST /attention   {"text": "..."} -> {"source": [...], "target": [...], "weights": [[...]]}
-    GET  /health      {"status": "ok", "model": "..."}
+    GET  /health      {"status": "ok" or "saturated", "model": "...", "queue": {"work": 12, "requests": 3, ...}}
     GET  /            the page, from `static/` (self-contained: no CDN, no external fonts)
     GET  /static/...  the page's script and style sheet
     GET  /docs        OpenAPI docs (FastAPI's Swagger UI, which does load from a CDN)
 
-Translations go through a `Batcher` (dynamic batching). Every error is
-`{"error": "..."}`, never a stack trace.
+Translations go through a `Batcher` (dynamic batching), whose bounded queue
+sheds load: a request that does not fit, or waits in it past its deadline, is
+answered 503 with `Retry-After`; one request over the per-request work budget,
+413. `/health` answers 200 even when saturated: the server is alive and
+answers every request at once (translated or refused), and a 503 there would
+make a liveness check restart a busy server, losing its queue; a load balancer
+should read `"status"` or the 503s of `/translate`. SIGTERM (or Ctrl-C) stops
+accepting connections, and uvicorn waits for the requests under way, queued
+ones included, before the batcher stops. Every error is `{"error": "..."}`,
+never a stack trace.
 """
 
 import asyncio
@@ -27,7 +35,17 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.exceptions import HTTPException
 
-from translator.batcher import BATCH_TIMEOUT_MS, DECODE_BATCH_SIZE, MAX_BATCH_SIZE, Batcher
+from translator.batcher import (
+    BATCH_TIMEOUT_MS,
+    DECODE_BATCH_SIZE,
+    MAX_BATCH_SIZE,
+    MAX_QUEUE_WORK,
+    MAX_REQUEST_WORK,
+    QUEUE_DEADLINE_S,
+    Batcher,
+    Overloaded,
+    TooMuchWork,
+)
 from translator.defaults import DEFAULT_BEAM, DEFAULT_HOST, DEFAULT_PORT, MAX_BEAM
 from translator.glossary import Glossary, GlossaryError
 
@@ -209,6 +227,9 @@ def create_app(
     batch_timeout_ms=BATCH_TIMEOUT_MS,
     max_glossary_terms=MAX_GLOSSARY_TERMS,
     max_glossary_chars=MAX_GLOSSARY_CHARS,
+    max_queue_work=MAX_QUEUE_WORK,
+    deadline_s=QUEUE_DEADLINE_S,
+    max_request_work=MAX_REQUEST_WORK,
 ) -> FastAPI:
     """The app around a loaded `Translator`. Use it inside its lifespan (`with TestClient(app)`)."""
     model_name = model_name or translator.config.name
@@ -217,6 +238,9 @@ def create_app(
                                                            glossary=glossary),
         max_batch_size=max_batch_size,
         batch_timeout_ms=batch_timeout_ms,
+        max_queue_work=max_queue_work,
+        deadline_s=deadline_s,
+        max_request_work=max_request_work,
     )
 
     @contextlib.asynccontextmanager
@@ -238,7 +262,13 @@ def create_app(
 
     @app.get("/health")
     async def health():
-        return {"status": "ok", "model": model_name}
+        return {
+            "status": "saturated" if batcher.saturated else "ok",
+            "model": model_name,
+            "queue": {"work": batcher.queued_work, "requests": len(batcher.queue), "max_work": batcher.max_queue_work,
+                      "decoding_requests": batcher.decoding_requests},
+            "refused": batcher.refused,
+        }
 
     @app.post("/translate", response_model=TranslateResponse)
     async def translate(request: TranslateRequest):
@@ -246,7 +276,14 @@ def create_app(
         texts = request.inputs()
         _check_limits(texts, max_sentences, max_chars)
         glossary = _glossary(request.glossary, max_glossary_terms, max_glossary_chars)
-        translations = await batcher.submit(texts, request.beam, glossary)
+        try:
+            translations = await batcher.submit(texts, request.beam, glossary)
+        except TooMuchWork as error:
+            return _error(413, str(error))
+        except Overloaded as error:
+            response = _error(503, str(error))
+            response.headers["Retry-After"] = str(error.retry_after)
+            return response
         return {"translations": translations, "model": model_name, "ms": (time.perf_counter() - started) * 1000}
 
     @app.post("/attention", response_model=AttentionResponse)
@@ -284,6 +321,8 @@ def run(model_path: str, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, jit
     logger.info("decoding graph ready for %d batch shape(s) in %.1f s (XLA %s)",
                 shapes, time.perf_counter() - started, "on" if translator.jit_compile else "off")
     app = create_app(translator, model_name=Path(model_path).name, **limits)
-    logger.info("serving %s on http://%s:%d/ (API docs at /docs)", model_path, host, port)
+    batcher = app.state.batcher
+    logger.info("serving %s on http://%s:%d/ (API docs at /docs); queue limit %d units of work, deadline %g s",
+                model_path, host, port, batcher.max_queue_work, batcher.deadline_s)
     uvicorn.run(app, host=host, port=port, log_level="info")
 
