@@ -362,7 +362,7 @@ class GatedTranslator:
         self.entered = threading.Semaphore(0)  # released once per decoder call that reached the gate
         self.gate = threading.Event()
 
-    def translate(self, texts, beam_size=1, batch_size=None):
+    def translate(self, texts, beam_size=1, batch_size=None, glossary=None):
         self.entered.release()
         self.gate.wait(timeout=30)
         return self.translator.translate(texts, beam_size=beam_size, batch_size=batch_size)
@@ -479,7 +479,7 @@ class GatedCalls:
         self.calls = []
         self.gate = threading.Event()
 
-    def __call__(self, texts, beam_size):
+    def __call__(self, texts, beam_size, glossary=None):
         self.calls.append(list(texts))
         self.gate.wait(timeout=30)
         return [text.upper() for text in texts]
@@ -514,7 +514,7 @@ def test_cheap_requests_go_first_and_push_costly_ones_out_of_a_full_queue():
 def test_a_short_request_does_not_wait_for_heavy_batches():
     heavy_gate = threading.Event()
 
-    def translate(texts, beam_size):
+    def translate(texts, beam_size, glossary=None):
         if beam_size == MAX_BEAM:
             heavy_gate.wait(timeout=30)
         return [text.upper() for text in texts]
@@ -578,7 +578,7 @@ from translator import server
 class Slow:
     config = SimpleNamespace(name="slow")
 
-    def translate(self, texts, beam_size=1, batch_size=None):
+    def translate(self, texts, beam_size=1, batch_size=None, glossary=None):
         time.sleep(0.5)
         return [text.upper() for text in texts]
 

@@ -41,8 +41,10 @@ fine), a file that is missing or not UTF-8.
 import re
 from pathlib import Path
 
+from translator.errors import UsageError
 
-class GlossaryError(ValueError):
+
+class GlossaryError(UsageError):
     """A glossary that cannot be used; the message names the file (or request entry) and line."""
 
 
