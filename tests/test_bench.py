@@ -167,6 +167,9 @@ def test_table_lists_every_target(quick_run):
         # Ours against CTranslate2: float32 at the default beam, int8 greedy (its ratios are CT2 over ours).
         verdicts.append(anchor["ratio"]["float32"][f"beam_{anchor['beam_size']}"] <= 1)
         verdicts.append(anchor["ratio"]["int8"]["greedy"] <= 1)
+    overload = results["overload"]
+    if not overload["skipped"]:
+        verdicts += [overload["oversize_request"]["status"] == 413, overload["small_pass"]]
     assert (table.count("PASS"), table.count("MISS")) == (verdicts.count(True), verdicts.count(False))
 
 

@@ -205,9 +205,9 @@ def test_the_command_streams_a_large_file_in_chunks(tmp_path, capsys, monkeypatc
     class Upper:
         chunks = []
 
-        def translate(self, texts, beam_size=1):
+        def translate_with_notes(self, texts, beam_size=1, glossary=None):
             Upper.chunks.append(len(texts))
-            return [text.upper() for text in texts]
+            return [text.upper() for text in texts], [[] for _ in texts]
 
     from translator.translator import Translator
 

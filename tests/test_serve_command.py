@@ -41,7 +41,8 @@ def test_serve_answers_and_stops_cleanly_on_sigterm(tiny_model_dir, tiny_transla
         env=command_env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     try:
-        assert wait_for_health(f"{base}/health", process) == (200, {"status": "ok", "model": tiny_model_dir.name})
+        status, health = wait_for_health(f"{base}/health", process)
+        assert (status, health["status"], health["model"]) == (200, "ok", tiny_model_dir.name)
         texts = ["Tom is here.", "Where is Mary?"]
         status, answer = get_json(f"{base}/translate", {"texts": texts, "beam": 1})
         assert status == 200 and answer["model"] == tiny_model_dir.name
