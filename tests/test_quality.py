@@ -137,7 +137,11 @@ def test_the_rare_words_set_is_scored_for_invented_words(tiny_translator, pairs)
     result = evaluate.evaluate(tiny_translator, pairs[:4], known_words=quality.known_words(es for _, es in pairs),
                                rare_pairs=rare, examples=0)
     assert result["rare_words"]["sentences"] == 1 and set(result["rare_words"]) >= {"invented_share", "bleu", "chrf"}
-    assert result["spans_intact"] >= 0 and "heldout_spans_intact" in result
+    # The span sets are scored as copy sets: every span of a sentence kept, in percent of the sentences.
+    for key, name in (("spans_intact", "spans.tsv"), ("heldout_spans_intact", "spans_heldout.tsv")):
+        rows = quality.load_copy_set(name)
+        kept = quality.copy_rate(tiny_translator.translate([english for english, _ in rows]), [i for _, i in rows])
+        assert result[key] == round(100 * kept, 1)
 
 
 def test_averaging_gives_the_mean_of_the_weights(tmp_path):
