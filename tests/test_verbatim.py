@@ -25,7 +25,7 @@ class Glossary:
         found = []
         for english, spanish in self.terms.items():
             start = text.find(english)
-            while start >= 0:
+            while start != -1:  # str.find: -1 when not found
                 found.append((start, start + len(english), spanish))
                 start = text.find(english, start + len(english))
         return sorted(found)
