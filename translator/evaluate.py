@@ -89,7 +89,10 @@ def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None, rare
         result["invented_words"] = sorted(set(invented))[:50]
     if known_words is not None and rare_pairs:
         rare_english = [english for english, _ in rare_pairs]
-        rare_out = translate_all(translator, rare_english, beam_size=beam_size)
+        # Drawn from the pairs scored above (the test split): translated once, there.
+        missing = [english for english in dict.fromkeys(rare_english) if english not in translated]
+        translated.update(zip(missing, translate_all(translator, missing, beam_size=beam_size, glossary=glossary)))
+        rare_out = [translated[english] for english in rare_english]
         result["rare_words"] = {
             "sentences": len(rare_pairs),
             "invented_share": round(100 * quality.invented_share(rare_out, rare_english, known_words), 2),
