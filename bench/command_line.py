@@ -30,7 +30,7 @@ import tensorflow as tf
 from translator import lines, segments, verbatim
 from translator.cli import xla_for_translating
 from translator.defaults import DEFAULT_BEAM
-from translator.translator import Translator
+from translator.translate import Translator
 
 SENTENCES, QUICK_SENTENCES = 2000, 50
 # Default flags and `--beam 1`, run in turn this many times: their ratio pair by pair holds when the machine's

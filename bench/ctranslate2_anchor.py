@@ -27,7 +27,7 @@ from keras import ops
 from translator.decoding import LENGTH_PENALTY
 from translator.defaults import DEFAULT_BEAM
 from translator.tokens import END, START, UNK
-from translator.translator import Translator
+from translator.translate import Translator
 
 BATCH_SIZE = 64
 # `decoding.beam_decode`'s defaults, which `Translator` decodes with. The same

@@ -21,7 +21,7 @@ import warnings
 import tensorflow as tf
 
 from translator.recompute import recompute_greedy
-from translator.translator import Translator
+from translator.translate import Translator
 
 LATENCY_SPEEDUP_TARGET = 50.0
 THROUGHPUT_TARGET = 500.0  # sentences/s

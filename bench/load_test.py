@@ -224,7 +224,7 @@ def run_overload_test(model_path, heavy_clients=OVERLOAD_HEAVY_CLIENTS, small_cl
     """
     from translator import server
     from translator.batcher import DECODE_BATCH_SIZE, MAX_REQUEST_WORK
-    from translator.translator import Translator
+    from translator.translate import Translator
 
     sentences = list(sentences or SENTENCES)
     per_request = MAX_REQUEST_WORK // HEAVY_BEAM
@@ -280,7 +280,7 @@ def run_load_test(model_path, clients=32, seconds=30.0, sentences=None, request_
     """
     from translator import server
     from translator.batcher import DECODE_BATCH_SIZE
-    from translator.translator import Translator
+    from translator.translate import Translator
 
     sentences = list(sentences or SENTENCES)
     translator = Translator.load(model_path, jit_compile=jit_compile)

@@ -72,7 +72,7 @@ def rows_to_measure(model, run, baseline, beams, average_last=5, without_placeho
 
 def load_translator(directory, weights, jit_compile, placeholders, rerank=RERANKINGS[-1]):
     from translator import selection
-    from translator.translator import Translator
+    from translator.translate import Translator
 
     translator = Translator.load(directory, jit_compile=jit_compile, placeholders=placeholders,
                                  consensus=rerank == RERANKINGS[2])

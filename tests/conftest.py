@@ -117,6 +117,6 @@ def tiny_model_dir(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def tiny_translator(tiny_model_dir):
-    from translator.translator import Translator
+    from translator.translate import Translator
 
     return Translator.load(tiny_model_dir)

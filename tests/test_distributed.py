@@ -15,7 +15,7 @@ import pytest
 
 from tests.ports import free_ports
 from translator import devices, model_dir, run_state, selection
-from translator.translator import Translator
+from translator.translate import Translator
 
 
 def test_two_workers_train_one_model_and_only_the_chief_saves_it(tmp_path, pairs, command_env):

@@ -174,7 +174,7 @@ def test_a_bad_glossary_file_is_one_line_and_exit_2(tiny_model_dir, tmp_path):
 
 @pytest.fixture(scope="module")
 def literal_translator(tiny_model_dir):
-    from translator.translator import Translator
+    from translator.translate import Translator
 
     return Translator.load(tiny_model_dir, placeholders=False)
 

@@ -9,7 +9,7 @@ from translator import model_dir, selection
 from translator.config import Config, preset
 from translator.ids import convert, fit
 from translator.model import Transformer
-from translator.translator import Translator
+from translator.translate import Translator
 
 
 def test_batches_hold_each_pair_once_an_epoch_and_move_to_the_next_version():

@@ -83,7 +83,7 @@ SLOW_TRANSLATE = """
 import sys, time
 from translator import cli
 cli.import_tensorflow_quietly()
-from translator.translator import Translator
+from translator.translate import Translator
 
 cli.CHUNK_LINES = 4
 translate = Translator.translate

@@ -7,7 +7,7 @@ import tensorflow as tf
 from translator import train
 from translator.config import preset
 from translator.recompute import recompute_greedy
-from translator.translator import Translator
+from translator.translate import Translator
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ import sacrebleu
 
 from translator import rerank
 from translator.quality import words
-from translator.translator import Translator
+from translator.translate import Translator
 
 
 def test_lexicon_round_trip(tmp_path):

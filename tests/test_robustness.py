@@ -209,7 +209,7 @@ def test_the_command_streams_a_large_file_in_chunks(tmp_path, capsys, monkeypatc
             Upper.chunks.append(len(texts))
             return [text.upper() for text in texts], [[] for _ in texts]
 
-    from translator.translator import Translator
+    from translator.translate import Translator
 
     monkeypatch.setattr(Translator, "load", classmethod(lambda cls, *args, **kwargs: Upper()))
     source, output = tmp_path / "in.txt", tmp_path / "out.txt"

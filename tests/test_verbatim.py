@@ -6,7 +6,7 @@ import pytest
 
 from translator import cli, verbatim
 from translator.defaults import DEFAULT_MODEL
-from translator.translator import Translator
+from translator.translate import Translator
 from translator.verbatim import Span
 
 # Word counts of a training corpus: "wipe" is rare but a word, "Angela" a name seen too seldom.

@@ -183,7 +183,7 @@ def xla_for_translating(setting, size, device=None):
 def cmd_translate(args):
     """Translates line by line, in chunks; returns 1 if any line was repaired or left out, else 0."""
     from translator.progress import Progress, on_terminal
-    from translator.translator import Translator
+    from translator.translate import Translator
 
     if args.resume and not (args.file and args.output):
         raise UsageError("--resume continues an interrupted --file IN --output OUT: give both")

@@ -170,7 +170,7 @@ def run(model_path, pairs_file=None, data_path=None, columns=None, beam_size=1, 
     """Scores the model at `model_path` on a file of pairs, or on the test split: only the test split's
     scores without a glossary are recorded in the model's metrics.json (a user's own pairs or terms say nothing
     of the model in general)."""
-    from translator.translator import Translator
+    from translator.translate import Translator
 
     translator = Translator.load(model_path, jit_compile=jit_compile, placeholders=placeholders)
     pairs, name, known, rare = load_eval_pairs(pairs_file, data_path, columns)

@@ -10,7 +10,7 @@ truncated in the graph; the Python `Translator` splits them instead.
 import keras
 
 from translator import outputs
-from translator.translator import Translator
+from translator.translate import Translator
 
 
 def export(model_path, output_path, overwrite=False):

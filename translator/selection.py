@@ -72,7 +72,7 @@ class BleuCheckpoint(keras.callbacks.Callback):
 
     def translate_with_pipeline(self, model, english):
         if self.translator is None:
-            from translator.translator import Translator  # inference code, built once around the training model
+            from translator.translate import Translator  # inference code, built once around the training model
 
             self.translator = Translator(model, self.pipeline, self.config)
         return self.translator.translate(list(english))

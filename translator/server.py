@@ -312,7 +312,7 @@ def run(model_path: str, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, jit
     """
     import uvicorn
 
-    from translator.translator import Translator
+    from translator.translate import Translator
 
     translator = Translator.load(model_path, jit_compile=jit_compile)
     # Trace (with XLA: compile every batch shape) of the default beam now, so no user waits for it.

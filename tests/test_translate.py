@@ -8,7 +8,7 @@ import tensorflow as tf
 
 from translator.decoding import LENGTH_BUCKET
 from translator.tokens import END, START, UNK
-from translator.translator import Translator
+from translator.translate import Translator
 
 NOISE = [
     "",
