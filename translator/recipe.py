@@ -13,11 +13,16 @@ records the recipe as declared and each stage's time.
 A stage is a dict: its `name`, its `kind`, and what that kind reads:
 
     train     "preset": a preset of `config.PRESETS`, or "from": an earlier stage whose
-              model it trains longer; any other key overrides that `Config` field
+              model it trains longer; "targets": a translate stage, whose pairs replace the
+              training split ("with_original": true, join it; validation and test stay the
+              corpus'); any other key overrides that `Config` field
     average   "of": earlier stages, whose models' weights it averages (`translator.average`)
+    translate "teacher": an earlier stage whose model translates the English of the training
+              split ("beam", default 4) into the stage's `pairs.tsv` (`translator.distill`);
+              its partial output waits in `RUNS/<recipe>/state/<stage>/`, continued after a stop
 
-A new kind is one function `(stage, recipe_dir, output, settings)` in `KINDS`
-and the keys naming its earlier stages in `EARLIER_STAGE_KEYS`.
+A new kind is one function `(stage, recipe_dir, output, settings)` in `KINDS`,
+and the keys naming its earlier stages in `READS`.
 
 Example:
 
@@ -29,8 +34,9 @@ import shutil
 import time
 from pathlib import Path
 
-from translator import average, model_dir, train
+from translator import average, data, distill, model_dir, outputs, train
 from translator.config import Config
+from translator.defaults import DEFAULT_BEAM
 from translator.errors import UsageError
 
 logger = logging.getLogger(__name__)
@@ -47,29 +53,78 @@ RECIPES = {
         {"name": "mean-27-33", "kind": "average", "of": ["en-es-27", "en-es-33"]},
         {"name": "en-es-39", "kind": "train", "from": "mean-27-33", "epochs": 6, "learning_rate": 2e-4, "seed": 2028},
         {"name": "mean-27-33-39", "kind": "average", "of": ["mean-27-33", "en-es-39"]},
+        # Sequence-level distillation (translator/distill.py): the last model's beam-4 translations of the
+        # training split (72,057 sentences), then a student that trains on them and the original pairs, so
+        # that its greedy search comes near the teacher's beam. The student starts from the teacher, not
+        # from scratch: from scratch is the whole schedule above again (about 40 epochs, over 4 hours on
+        # 2 cores, more on twice the pairs), while a model that is already the teacher only has to learn to
+        # put the beam's choice first. 5 epochs (the mean of the last 5 is tried, as in every run) at half
+        # the last runs' peak learning rate: it moves towards the beam's outputs without unlearning the
+        # references, which stay in its pairs; a new seed shuffles and invents names anew.
+        {"name": "en-es-distilled", "kind": "translate", "teacher": "mean-27-33-39", "beam": 4},
+        {"name": "en-es-student", "kind": "train", "from": "mean-27-33-39", "targets": "en-es-distilled",
+         "with_original": True, "epochs": 5, "learning_rate": 1e-4, "seed": 2029},
     ],
     # Seconds on a CPU, the same kinds of stage: tests and smoke runs.
     "tiny": [
         {"name": "tiny-1", "kind": "train", "preset": "tiny", "epochs": 2},
         {"name": "tiny-2", "kind": "train", "from": "tiny-1", "epochs": 2, "seed": 2},
         {"name": "tiny-mean", "kind": "average", "of": ["tiny-1", "tiny-2"]},
+        {"name": "tiny-distilled", "kind": "translate", "teacher": "tiny-mean", "beam": 4},
+        {"name": "tiny-student", "kind": "train", "from": "tiny-mean", "targets": "tiny-distilled",
+         "with_original": True, "epochs": 1},
     ],
 }
 
-# Keys of a stage that name earlier stages, whose models it reads.
-EARLIER_STAGE_KEYS = ("from", "of")
+# The kinds of stage that make a model; the last stage of a recipe is one, and so is what a model is read from.
+MODEL_KINDS = ("train", "average")
+# Keys of a stage that name earlier stages, and the kinds of stage each may name.
+READS = {"from": MODEL_KINDS, "of": MODEL_KINDS, "teacher": MODEL_KINDS, "targets": ("translate",)}
 # Keys of a train stage that are not `Config` overrides.
-TRAIN_KEYS = ("name", "kind", "preset", "from")
+TRAIN_KEYS = ("name", "kind", "preset", "from", "targets", "with_original")
 
 
 def train_stage(stage, recipe_dir, output, settings):
-    """`translator train --preset P` or `--from STAGE`, with the stage's overrides."""
+    """`translator train --preset P` or `--from STAGE`, with the stage's overrides; with "targets", on a
+    translate stage's pairs (`training_splits`)."""
     overrides = {key: value for key, value in stage.items() if key not in TRAIN_KEYS}
     start_from = recipe_dir / "models" / stage["from"] if "from" in stage else None
     config = train.configure(stage.get("preset"), start_from, name=output.name, **overrides,
                              mixed_precision=settings["mixed_precision"], jit_compile=settings["jit_compile"])
     train.train(config, data_path=settings["data_path"], output_dir=output.parent, runs_dir=recipe_dir / "state",
-                start_from=start_from)
+                start_from=start_from, splits=training_splits(stage, recipe_dir, settings["data_path"]))
+
+
+def training_splits(stage, recipe_dir, data_path):
+    """The splits a train stage learns from: None (the corpus') unless it names "targets", a translate stage;
+    then that stage's pairs, and with "with_original" the corpus' training pairs too, in place of the
+    training split. Validation and test stay the corpus' own: the student is chosen and scored against
+    real references."""
+    if "targets" not in stage:
+        return None
+    splits = data.load_splits(data_path)
+    originals = splits["train"] if stage.get("with_original") else ()
+    pairs = distill.training_pairs(recipe_dir / "models" / stage["targets"] / distill.PAIRS_FILE, originals)
+    return {**splits, "train": pairs}
+
+
+def translate_stage(stage, recipe_dir, output, settings):
+    """The teacher's translations of the training split's English (`distill.teach`) into `output/pairs.tsv`.
+
+    They are made in `RUNS/<recipe>/state/<stage>/` (the stage's directory is removed when it is not
+    complete), resumably, and that file is removed once the stage's directory holds them.
+    """
+    english = distill.sources(data.load_splits(settings["data_path"])["train"])
+    teacher, beam = recipe_dir / "models" / stage["teacher"], stage.get("beam", DEFAULT_BEAM)
+    made = recipe_dir / "state" / stage["name"] / distill.PAIRS_FILE
+    if not made.is_file():  # else complete before a stop that came before the stage's directory was written
+        # XLA as --xla says (auto: off on a CPU): there, once compiled, it saves 5% of a beam search, and
+        # compiling costs more than that on 8,000 sentences (cli.XLA_MIN_BYTES): little either way.
+        distill.teach(teacher, english, made, beam, settings["jit_compile"])
+    with outputs.new_directory(output, overwrite=True) as folder:
+        shutil.copyfile(made, folder / distill.PAIRS_FILE)
+        model_dir.update_metrics(folder, translation={"teacher": str(teacher), "beam": beam, "sentences": len(english)})
+    made.unlink()
 
 
 def average_stage(stage, recipe_dir, output, settings):
@@ -77,24 +132,30 @@ def average_stage(stage, recipe_dir, output, settings):
     average.average([recipe_dir / "models" / name for name in stage["of"]], output)
 
 
-KINDS = {"train": train_stage, "average": average_stage}
+KINDS = {"train": train_stage, "average": average_stage, "translate": translate_stage}
 
 
 def stages(name):
     """The stages of the recipe `name`; raises `ValueError` (before any work) for an unknown recipe
-    or kind, or a stage that reads a stage not run before it."""
+    or kind, a stage that reads a stage not run before it or of another kind than it needs, or a
+    recipe whose last stage makes no model."""
     if name not in RECIPES:
         raise UsageError(f"unknown recipe {name!r}; choose one of {', '.join(RECIPES)}")
-    done = set()
+    kinds = {}
     for stage in RECIPES[name]:
         if stage["kind"] not in KINDS:
             raise UsageError(f"stage {stage['name']}: unknown kind {stage['kind']!r}; choose one of {', '.join(KINDS)}")
-        for key in EARLIER_STAGE_KEYS:
+        for key, readable in READS.items():
             earlier = stage.get(key, [])
             for needed in [earlier] if isinstance(earlier, str) else earlier:
-                if needed not in done:
+                if needed not in kinds:
                     raise UsageError(f"stage {stage['name']} reads {needed!r}, which is not a stage before it")
-        done.add(stage["name"])
+                if kinds[needed] not in readable:
+                    raise UsageError(f"stage {stage['name']}: {key} {needed!r} is a {kinds[needed]} stage, "
+                                     f"not one of {', '.join(readable)}")
+        kinds[stage["name"]] = stage["kind"]
+    if RECIPES[name][-1]["kind"] not in MODEL_KINDS:
+        raise UsageError(f"recipe {name}: its last stage, {RECIPES[name][-1]['name']}, makes no model")
     return RECIPES[name]
 
 
@@ -105,8 +166,9 @@ def describe(stage):
 
 
 def finished(output):
-    """Whether a stage's model directory is complete: metrics.json, written last, holds its training record."""
-    return "training" in model_dir.read_metrics(output)
+    """Whether a stage's directory is complete: metrics.json, written last, holds its training record (a
+    model) or its translation record (a translate stage)."""
+    return bool({"training", "translation"} & model_dir.read_metrics(output).keys())
 
 
 def run_stage(stage, recipe_dir, output, settings):
