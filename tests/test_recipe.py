@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from translator import cli, model_dir, recipe, run_state
+from translator import cli, data, distill, model_dir, recipe, run_state
+from translator.translate import Translator
 
 
 def write_corpus(path, pairs, copies):
@@ -35,9 +36,11 @@ def tiny_recipe(tmp_path_factory, pairs, command_env):
 def test_the_tiny_recipe_runs_every_stage_and_records_them_in_the_final_model(tiny_recipe):
     folder, _, result = tiny_recipe
     declared = recipe.RECIPES["tiny"]
+    models = folder / "work" / "tiny" / "models"
     for number, stage in enumerate(declared, 1):
         assert f"stage {number}/{len(declared)}, {stage['name']} (" in result.stderr
-        assert (folder / "work" / "tiny" / "models" / stage["name"] / model_dir.MODEL_FILE).is_file()
+        made = distill.PAIRS_FILE if stage["kind"] == "translate" else model_dir.MODEL_FILE
+        assert (models / stage["name"] / made).is_file()
     final = folder / "models" / "tiny"
     model, _, config = model_dir.load(final)
     assert config.name == "tiny"
@@ -45,12 +48,31 @@ def test_the_tiny_recipe_runs_every_stage_and_records_them_in_the_final_model(ti
     assert metrics["recipe"]["name"] == "tiny" and metrics["recipe"]["stages"] == declared
     assert [row["stage"] for row in metrics["recipe"]["seconds"]] == [stage["name"] for stage in declared]
     assert all(row["seconds"] > 0 for row in metrics["recipe"]["seconds"])
-    # The last stage averages the first two: the lineage `translator average` records.
-    parts = metrics["training"]["averaged"]
-    assert [part["model"] for part in parts] == ["work/tiny/models/tiny-1", "work/tiny/models/tiny-2"]
-    assert parts[1]["started_from"]["model"] == "work/tiny/models/tiny-1" and parts[1]["epochs"] == 2
-    weights = [model_dir.load(folder / part["model"])[0].get_weights() for part in parts]
-    assert all(((a + b) / 2 == pytest.approx(m)) for a, b, m in zip(*weights, model.get_weights()))
+    assert model.get_weights()[0] == pytest.approx(model_dir.load(models / "tiny-student")[0].get_weights()[0])
+    # The third stage averages the first two: the lineage `translator average` records.
+    averaged = model_dir.read_metrics(models / "tiny-mean")["training"]["averaged"]
+    assert [part["model"] for part in averaged] == ["work/tiny/models/tiny-1", "work/tiny/models/tiny-2"]
+    assert averaged[1]["started_from"]["model"] == "work/tiny/models/tiny-1" and averaged[1]["epochs"] == 2
+    weights = [model_dir.load(folder / part["model"])[0].get_weights() for part in averaged]
+    mean = model_dir.load(models / "tiny-mean")[0].get_weights()
+    assert all(((a + b) / 2 == pytest.approx(m)) for a, b, m in zip(*weights, mean))
+
+
+def test_the_teacher_translates_the_training_split_and_the_student_learns_from_it(tiny_recipe):
+    folder, corpus, result = tiny_recipe
+    models, splits = folder / "work" / "tiny" / "models", data.load_splits(corpus)
+    taught = [line.split("\t") for line in (models / "tiny-distilled" / distill.PAIRS_FILE).read_text().splitlines()]
+    english = distill.sources(splits["train"])
+    assert [source for source, _ in taught] == english  # not one of val or test
+    assert f"tiny-distilled/pairs.tsv: {len(english)} of {len(english)} sentences translated (100%)" in result.stderr
+    teacher = Translator.load(models / "tiny-mean")
+    assert [spanish for _, spanish in taught[:8]] == teacher.translate(english[:8], 4)
+    assert model_dir.read_metrics(models / "tiny-distilled")["translation"]["beam"] == 4
+    # The student: from the teacher, on its translations and the original pairs.
+    training = model_dir.read_metrics(folder / "models" / "tiny")["training"]
+    assert training["started_from"]["model"] == "work/tiny/models/tiny-mean" and training["epochs"] == 1
+    student_pairs = set(splits["train"]) | {(english, spanish) for english, spanish in taught if spanish}
+    assert training["train_pairs"] == len(student_pairs) > len(splits["train"])
 
 
 def test_a_rerun_skips_finished_stages_and_never_writes_over_the_model(tiny_recipe, command_env):
@@ -68,17 +90,19 @@ def test_a_rerun_skips_finished_stages_and_never_writes_over_the_model(tiny_reci
                                          "--name", "again"),
                            cwd=folder, env=command_env, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr[-3000:]
-    assert again.stderr.count("done before") == 3 and "Epoch" not in again.stdout
+    assert again.stderr.count("done before") == len(recipe.RECIPES["tiny"]) and "Epoch" not in again.stdout
     assert (folder / "models" / "again" / model_dir.MODEL_FILE).read_bytes() == before
     assert model_dir.read_metrics(folder / "models" / "again")["recipe"]["seconds"] == (
         model_dir.read_metrics(folder / "models" / "tiny")["recipe"]["seconds"])
 
 
-def test_a_stage_declared_otherwise_since_it_ran_is_not_taken_for_done(tiny_recipe, monkeypatch):
+@pytest.mark.parametrize("name, change", [("tiny-1", {"epochs": 3}), ("tiny-distilled", {"beam": 2}),
+                                          ("tiny-student", {"with_original": False})])
+def test_a_stage_declared_otherwise_since_it_ran_is_not_taken_for_done(tiny_recipe, monkeypatch, name, change):
     folder, corpus, _ = tiny_recipe
-    changed = [{**recipe.RECIPES["tiny"][0], "epochs": 3}, *recipe.RECIPES["tiny"][1:]]
+    changed = [{**stage, **change} if stage["name"] == name else stage for stage in recipe.RECIPES["tiny"]]
     monkeypatch.setitem(recipe.RECIPES, "tiny", changed)
-    with pytest.raises(ValueError, match="made by another declaration of stage tiny-1"):
+    with pytest.raises(ValueError, match=f"made by another declaration of stage {name}"):
         recipe.run("tiny", runs_dir=folder / "work", output_dir=folder / "models", final_name="changed",
                    data_path=corpus)
     assert not (folder / "models" / "changed").exists()
@@ -146,3 +170,10 @@ def test_a_recipe_is_checked_before_any_stage_runs(monkeypatch):
     monkeypatch.setitem(recipe.RECIPES, "odd", [{"name": "a", "kind": "distil"}])
     with pytest.raises(ValueError, match="unknown kind 'distil'"):
         recipe.stages("odd")
+    model = {"name": "a", "kind": "train", "preset": "tiny"}
+    monkeypatch.setitem(recipe.RECIPES, "no-pairs", [model, {"name": "b", "kind": "train", "from": "a", "targets": "a"}])
+    with pytest.raises(ValueError, match="stage b: targets 'a' is a train stage, not one of translate"):
+        recipe.stages("no-pairs")
+    monkeypatch.setitem(recipe.RECIPES, "no-model", [model, {"name": "b", "kind": "translate", "teacher": "a"}])
+    with pytest.raises(ValueError, match="recipe no-model: its last stage, b, makes no model"):
+        recipe.stages("no-model")
