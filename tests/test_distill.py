@@ -85,13 +85,12 @@ def test_a_student_trains_on_the_teachers_pairs_and_is_chosen_and_scored_on_the_
              "epochs": 1}
     settings = {"data_path": corpus, "mixed_precision": None, "jit_compile": None}
     recipe.train_stage(stage, recipe_dir, recipe_dir / "models" / "student", settings)
-    corpus_splits = data.load_splits(corpus)
-    originals = corpus_splits["train"] if with_original else []
-    assert given["splits"]["train"] == originals + taught
-    assert given["splits"]["val"] == corpus_splits["val"] and given["splits"]["test"] == corpus_splits["test"]
+    originals = data.load_splits(corpus)["train"] if with_original else []
+    assert given["train_pairs"] == originals + taught
+    assert given["splits"] == data.load_splits(corpus)  # validation, test, the vocabularies and word lists': the corpus'
     assert given["config"].epochs == 1 and given["config"].name == "student"  # the stage's keys that are no Config's
 
     given.clear()
     recipe.train_stage({key: value for key, value in stage.items() if key not in ("targets", "with_original")},
                        recipe_dir, recipe_dir / "models" / "student", settings)
-    assert given["splits"] is None  # the corpus', as train.train loads it
+    assert given["splits"] is None and given["train_pairs"] is None  # the corpus', as train.train loads it

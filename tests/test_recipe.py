@@ -72,7 +72,8 @@ def test_the_teacher_translates_the_training_split_and_the_student_learns_from_i
     training = model_dir.read_metrics(folder / "models" / "tiny")["training"]
     assert training["started_from"]["model"] == "work/tiny/models/tiny-mean" and training["epochs"] == 1
     student_pairs = set(splits["train"]) | {(english, spanish) for english, spanish in taught if spanish}
-    assert training["train_pairs"] == len(student_pairs) > len(splits["train"])
+    assert training["trained_on_pairs"] == len(student_pairs) > len(splits["train"]) == training["train_pairs"]
+    assert (models / "tiny-student" / "words_en.txt").read_bytes() == (models / "tiny-mean" / "words_en.txt").read_bytes()
 
 
 def test_a_rerun_skips_finished_stages_and_never_writes_over_the_model(tiny_recipe, command_env):

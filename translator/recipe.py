@@ -86,26 +86,26 @@ TRAIN_KEYS = ("name", "kind", "preset", "from", "targets", "with_original")
 
 def train_stage(stage, recipe_dir, output, settings):
     """`translator train --preset P` or `--from STAGE`, with the stage's overrides; with "targets", on a
-    translate stage's pairs (`training_splits`)."""
+    translate stage's pairs (`student_pairs`)."""
     overrides = {key: value for key, value in stage.items() if key not in TRAIN_KEYS}
     start_from = recipe_dir / "models" / stage["from"] if "from" in stage else None
     config = train.configure(stage.get("preset"), start_from, name=output.name, **overrides,
                              mixed_precision=settings["mixed_precision"], jit_compile=settings["jit_compile"])
+    splits = pairs = None  # the corpus', loaded by train.train
+    if "targets" in stage:
+        splits = data.load_splits(settings["data_path"])
+        pairs = student_pairs(stage, recipe_dir, splits)
     train.train(config, data_path=settings["data_path"], output_dir=output.parent, runs_dir=recipe_dir / "state",
-                start_from=start_from, splits=training_splits(stage, recipe_dir, settings["data_path"]))
+                start_from=start_from, splits=splits, train_pairs=pairs)
 
 
-def training_splits(stage, recipe_dir, data_path):
-    """The splits a train stage learns from: None (the corpus') unless it names "targets", a translate stage;
-    then that stage's pairs, and with "with_original" the corpus' training pairs too, in place of the
-    training split. Validation and test stay the corpus' own: the student is chosen and scored against
-    real references."""
-    if "targets" not in stage:
-        return None
-    splits = data.load_splits(data_path)
+def student_pairs(stage, recipe_dir, splits):
+    """What a train stage with "targets" learns from: that translate stage's pairs, and with "with_original"
+    the corpus' training pairs too. Everything else stays the corpus' `splits`: the student is chosen and
+    scored against real references, and its model's word lists (`verbatim`'s counts of English words,
+    `rerank`'s Spanish words) describe the corpus, not English sentences counted twice."""
     originals = splits["train"] if stage.get("with_original") else ()
-    pairs = distill.training_pairs(recipe_dir / "models" / stage["targets"] / distill.PAIRS_FILE, originals)
-    return {**splits, "train": pairs}
+    return distill.training_pairs(recipe_dir / "models" / stage["targets"] / distill.PAIRS_FILE, originals)
 
 
 def translate_stage(stage, recipe_dir, output, settings):

@@ -70,10 +70,12 @@ def training_record(history, kept, started, start_from, device, strategy):
 
 
 def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", splits=None,
-          strategy=None, callbacks=(), start_from=None, overwrite=False):
+          strategy=None, callbacks=(), start_from=None, overwrite=False, train_pairs=None):
     """Trains `config`; writes and returns `output_dir/<config.name>/` (over a model there only with `overwrite`).
 
     `splits` (a dict of train/val pair lists) replaces the corpus; `callbacks` join the standard ones.
+    `train_pairs` are learned from in place of the training split (a teacher's translations, see
+    `translator.distill`); the vocabularies, the validation and the model's word lists still come from `splits`.
     `start_from`, a model directory with the same architecture (see `warm_start_config`), gives the first
     weights and the vocabularies: to train a shipped model longer or on your own pairs. On several workers
     (`TF_CONFIG`, see `devices.choose_strategy`) every worker runs this alike; the chief writes the model
@@ -89,7 +91,7 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
     splits = splits or data.load_splits(data_path)
     run_dir = run_state.directory(runs_dir, config.name, strategy)
     pipeline, config = run_state.prepare(config, run_dir, splits, start_from)
-    train_ds, val_ds = batches.training_batches(pipeline, splits, config)
+    train_ds, val_ds = batches.training_batches(pipeline, {**splits, "train": train_pairs or splits["train"]}, config)
     with strategy.scope():
         model = compiled_model(config, jit)
     logger.info(f"{config.name}: {count_parameters(model):,} parameters, {config.epochs} epochs, "
@@ -106,6 +108,7 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
     history = run_state.read_history(run_dir / run_state.HISTORY_FILE)
     kept = selection.choose_weights(model, config, run_dir, chooser, history, splits["val"])
     model_dir.write(output, model, pipeline, config, splits["train"], overwrite,
-                    **training_record(history, kept, started, start_from, device, strategy))
+                    **training_record(history, kept, started, start_from, device, strategy),
+                    **({"trained_on_pairs": len(train_pairs)} if train_pairs else {}))
     logger.info("saved %s", output)
     return output
