@@ -5,7 +5,7 @@ The recipe that runs these stages end to end through the command is in test_reci
 
 import pytest
 
-from translator import data, distill, partial, recipe, train
+from translator import data, distill, model_dir, partial, recipe, train
 from translator.translate import Translator
 
 
@@ -94,3 +94,26 @@ def test_a_student_trains_on_the_teachers_pairs_and_is_chosen_and_scored_on_the_
     recipe.train_stage({key: value for key, value in stage.items() if key not in ("targets", "with_original")},
                        recipe_dir, recipe_dir / "models" / "student", settings)
     assert given["splits"] is None and given["train_pairs"] is None  # the corpus', as train.train loads it
+
+
+def test_a_translate_stage_stopped_midway_continues_when_its_recipe_runs_again(
+        tiny_model_dir, distilled_stage, monkeypatch, counted):
+    corpus, recipe_dir, _ = distilled_stage
+    (recipe_dir / "models" / "teacher").symlink_to(tiny_model_dir)
+    monkeypatch.setattr(distill, "CHUNK_SENTENCES", 8)
+    stage = {"name": "taught-again", "kind": "translate", "teacher": "teacher", "beam": 4}
+    output, settings = recipe_dir / "models" / "taught-again", {"data_path": corpus, "jit_compile": None}
+    counted.stop_at = 2
+    with pytest.raises(KeyboardInterrupt):
+        recipe.run_stage(stage, recipe_dir, output, settings)
+    assert not recipe.finished(output)
+
+    counted.clear()
+    counted.stop_at = None
+    recipe.run_stage(stage, recipe_dir, output, settings)
+    english = distill.sources(data.load_splits(corpus)["train"])
+    assert counted == [english[start:start + 8] for start in range(8, len(english), 8)]
+    assert [line.split("\t")[0] for line in (output / distill.PAIRS_FILE).read_text().splitlines()] == english
+    assert recipe.finished(output) and list((recipe_dir / "state" / "taught-again").iterdir()) == []
+    metrics = model_dir.read_metrics(output)
+    assert metrics["translation"]["beam"] == 4 and metrics["recipe_stage"]["stage"] == stage
