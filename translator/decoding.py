@@ -75,37 +75,70 @@ def _decoder_step(model, token, index, encoded, source_padding, self_caches, cro
     return logits, new_caches, ops.mean(scores[:, :, 0, :], axis=1)
 
 
-def _begin(model, source_ids, start_id, max_length, copies=1):
+def live_rows(done, copies, compact=True):
+    """The rows the decoder still runs on, ascending: those of every sentence (`copies` rows each) with a
+    hypothesis not ended; without `compact`, every row (XLA compiles one shape).
+
+    >>> ops.convert_to_numpy(live_rows(ops.convert_to_tensor([True, True, False, True, True, True]), 2))
+    array([0, 1], dtype=int32)
+    """
+    if not compact:
+        return ops.arange(ops.shape(done)[0], dtype="int32")
+    sentence_live = ops.logical_not(ops.all(ops.reshape(done, (-1, copies)), axis=1))
+    return ops.nonzero(ops.repeat(sentence_live, copies))[0]
+
+
+def spread(live, values, default):
+    """`default`, its rows `live` replaced by `values`: what the decoder computed for the live rows, for every row."""
+    return ops.scatter_update(default, live[:, None], values)
+
+
+def follow(origin, live, next_live, caches):
+    """The caches of the rows `next_live`, from those of the rows `live` (the rows they hold now): each row's
+    from the row it continues, `origin[row]` (always a live row: a finished sentence has no successor)."""
+    position = spread(live, ops.arange(ops.shape(live)[0], dtype="int32"), ops.zeros_like(origin))
+    return reorder(ops.take(position, ops.take(origin, next_live)), caches)
+
+
+def _begin(model, source_ids, start_id, max_length, copies=1, compact=True):
     """What both loops start from, with each sentence repeated `copies` times (the beams), sentence-major.
 
-    Encodes the sources once and returns `(step, state)`: `step(previous,
-    index, caches)` runs `_decoder_step` against that encoding, and `state` is
-    the loop's first `(index, previous, done, tokens, attended, caches)`.
+    Encodes the sources once and returns `(step, state, narrow)`. `step(previous, index, live, caches,
+    context)` runs `_decoder_step` on the rows `live` (`live_rows`); `state` is the loop's first `(index,
+    previous, done, tokens, attended, live, caches, context)`; `narrow(live, next_live, context)` is the
+    `context` of the rows `next_live`: their source padding and cross-attention caches.
     """
     source_ids = ops.convert_to_tensor(source_ids, "int32")
     rows = ops.shape(source_ids)[0] * copies
     source_padding = masks.padding_mask(source_ids)
     encoded = model.encode(source_ids, training=False)
     self_caches, cross_caches = _decoder_caches(model, encoded, rows, max_length)
-    if copies > 1:
-        # A sentence's beams share its encoding and cross-attention keys and values: computed once, then repeated.
-        encoded, source_padding, *cross_caches = (
-            ops.repeat(x, copies, axis=0) for x in (encoded, source_padding, *cross_caches))
 
-    def step(previous, index, caches):
-        return _decoder_step(model, previous, index, encoded, source_padding, caches, cross_caches)
+    def gather(live):
+        # A sentence's beams share its encoding and cross-attention keys and values: computed once, then gathered.
+        return reorder(live // copies, [source_padding, *cross_caches])
+
+    def narrow(live, next_live, context):
+        # Rows only ever leave, so the same number of rows is the same rows.
+        return ops.cond(ops.shape(next_live)[0] < ops.shape(live)[0], lambda: gather(next_live), lambda: context)
+
+    def step(previous, index, live, caches, context):
+        padding, *cross = context
+        return _decoder_step(model, ops.take(previous, live, axis=0), index, None, padding, caches, cross)
 
     previous = ops.full((rows, 1), start_id, "int32")
     # An empty source (all padding) has nothing to translate: it is done before the first step.
-    done = ops.logical_not(ops.any(source_padding, axis=1))
+    done = ops.repeat(ops.logical_not(ops.any(source_padding, axis=1)), copies)
+    live = live_rows(done, copies, compact)
     empty = ops.zeros((rows, max_length), "int32")
-    return step, (0, previous, done, empty, empty, self_caches)
+    return step, (0, previous, done, empty, empty, live, reorder(live, self_caches), gather(live)), narrow
 
 
 def _record(tokens, attended, index, chosen, attention):
-    """Writes step `index`: the chosen tokens, and the source position each one's cross-attention weighted most."""
+    """Writes step `index`: the chosen tokens, and the source position each one's cross-attention weighted most
+    (0 after `[end]`, like the tokens)."""
     tokens = ops.slice_update(tokens, (0, index), chosen[:, None])
-    where = ops.cast(ops.argmax(attention, axis=-1), "int32")
+    where = ops.where(chosen == 0, 0, ops.cast(ops.argmax(attention, axis=-1), "int32"))
     return tokens, ops.slice_update(attended, (0, index), where[:, None])
 
 
@@ -118,23 +151,30 @@ def _loop(step, state, max_length):
     return ops.while_loop(keep_going, step, state, maximum_iterations=max_length)
 
 
-def greedy_decode(model, source_ids, start_id, end_id, max_length):
+def greedy_decode(model, source_ids, start_id, end_id, max_length, compact=True):
     """Greedy decoding with cached encoder output and key/value caches.
 
     Returns `(tokens, attended)`, both `(batch, max_length)` int32: the chosen
     target ids (0 after `[end]`) and, for each, the source position its
-    cross-attention weighted most.
+    cross-attention weighted most. With `compact`, a finished sentence
+    leaves the rows the decoder runs on (see `live_rows`).
     """
-    decoder_step, state = _begin(model, source_ids, start_id, max_length)
+    decoder_step, state, narrow = _begin(model, source_ids, start_id, max_length, compact=compact)
 
-    def step(index, previous, done, tokens, attended, caches):
-        logits, caches, attention = decoder_step(previous, index, caches)
-        chosen = ops.where(done, 0, ops.cast(ops.argmax(logits, axis=-1), "int32"))
+    def step(index, previous, done, tokens, attended, live, caches, context):
+        logits, caches, attention = decoder_step(previous, index, live, caches, context)
+        best = spread(live, ops.cast(ops.argmax(logits, axis=-1), "int32"), ops.zeros_like(done, "int32"))
+        chosen = ops.where(done, 0, best)
+        attention = spread(live, attention, ops.zeros((ops.shape(done)[0], ops.shape(attention)[1])))
         tokens, attended = _record(tokens, attended, index, chosen, attention)
         done = ops.logical_or(done, ops.equal(chosen, end_id))
-        return index + 1, chosen[:, None], done, tokens, attended, caches
+        next_live = live_rows(done, 1, compact)
+        caches = ops.cond(ops.shape(next_live)[0] < ops.shape(live)[0],
+                          lambda: follow(ops.arange(ops.shape(done)[0], dtype="int32"), live, next_live, caches),
+                          lambda: caches)
+        return index + 1, chosen[:, None], done, tokens, attended, next_live, caches, narrow(live, next_live, context)
 
-    _, _, _, tokens, attended, _ = _loop(step, state, max_length)
+    _, _, _, tokens, attended, *_ = _loop(step, state, max_length)
     return tokens, attended
 
 
@@ -164,6 +204,15 @@ def extensions(log_probs, done, beam_size):
     log_probs = ops.where(done[:, None], pad_only[None, :], log_probs)
     best, tokens = ops.top_k(log_probs, beam_size)
     return tokens, best
+
+
+def finished_extensions(done, beam_size):
+    """What `extensions` gives rows that have ended, without their log-probabilities: padding at no cost,
+    then tokens 1, 2, ... at an impossible cost (ties go to the lower token)."""
+    rows = ops.shape(done)[0]
+    tokens = ops.tile(ops.arange(beam_size, dtype="int32")[None, :], (rows, 1))
+    scores = ops.where(ops.arange(beam_size) == 0, 0.0, IMPOSSIBLE)
+    return tokens, ops.tile(ops.cast(scores, "float32")[None, :], (rows, 1))
 
 
 def score_candidates(scores, lengths, done, extension_scores, alpha):
@@ -205,37 +254,42 @@ def reorder(origin, tensors):
 
 
 def beam_decode(model, source_ids, start_id, end_id, max_length, beam_size=DEFAULT_BEAM, length_penalty=LENGTH_PENALTY,
-                all_beams=False):
+                all_beams=False, compact=True):
     """Beam search over the same cached step; returns `(tokens, attended)` like `greedy_decode`.
 
     Hypotheses are ranked by log-probability over `gnmt_penalty` of
     exponent `length_penalty`. Each step scores the candidates, keeps the top `beam_size`
-    of each sentence, reorders the per-row state (caches included) to follow
-    them, and retires those that ended; the loop stops when every hypothesis
-    has ended. With `all_beams`, returns every hypothesis, `beam_size` rows a
-    sentence, best first, and their ranks: `(tokens, attended, ranked)`, so
-    that a caller can choose by other means.
+    of each sentence, reorders the per-row state to follow them, and retires those that ended;
+    the loop stops when every hypothesis has ended. With `compact`, the decoder runs only on the
+    sentences with a hypothesis not ended (`live_rows`), and its caches follow the kept hypotheses
+    (`follow`); a finished sentence's rows extend only with padding. With `all_beams`, returns every
+    hypothesis, `beam_size` rows a sentence, best first, and their ranks: `(tokens, attended, ranked)`,
+    so that a caller can choose by other means.
     """
     batch = ops.shape(source_ids)[0]
-    decoder_step, state = _begin(model, source_ids, start_id, max_length, copies=beam_size)
+    decoder_step, state, narrow = _begin(model, source_ids, start_id, max_length, copies=beam_size, compact=compact)
     # Only the first beam is live at the start, so the first step does not pick one token beam_size times.
     first = ops.concatenate([ops.zeros((1,)), ops.full((beam_size - 1,), IMPOSSIBLE)])
     scores = ops.tile(first, (batch,))
     lengths = ranked = ops.zeros((batch * beam_size,), "float32")
 
-    def step(index, previous, done, tokens, attended, caches, scores, lengths, ranked):
-        logits, caches, attention = decoder_step(previous, index, caches)
-        tokens_next, extension_scores = extensions(ops.log_softmax(ops.cast(logits, "float32"), axis=-1), done,
-                                                   beam_size)
+    def step(index, previous, done, tokens, attended, live, caches, context, scores, lengths, ranked):
+        logits, caches, attention = decoder_step(previous, index, live, caches, context)
+        log_probs = ops.log_softmax(ops.cast(logits, "float32"), axis=-1)
+        tokens_next, extension_scores = (spread(live, x, default) for x, default in zip(
+            extensions(log_probs, ops.take(done, live, axis=0), beam_size), finished_extensions(done, beam_size)))
+        attention = spread(live, attention, ops.zeros((ops.shape(done)[0], ops.shape(attention)[1])))
         log_probs, ranks, lengths = score_candidates(scores, lengths, done, extension_scores, length_penalty)
         origin, chosen, scores, ranked = keep_top(log_probs, ranks, tokens_next, beam_size)
-        tokens, attended, attention, done, lengths, *caches = reorder(
-            origin, [tokens, attended, attention, done, lengths, *caches])
+        tokens, attended, attention, done, lengths = reorder(origin, [tokens, attended, attention, done, lengths])
         tokens, attended = _record(tokens, attended, index, chosen, attention)
         done = retire(done, chosen, end_id)
-        return index + 1, chosen[:, None], done, tokens, attended, caches, scores, lengths, ranked
+        next_live = live_rows(done, beam_size, compact)
+        caches = follow(origin, live, next_live, caches)
+        return (index + 1, chosen[:, None], done, tokens, attended, next_live, caches, narrow(live, next_live, context),
+                scores, lengths, ranked)
 
-    _, _, _, tokens, attended, _, _, _, ranked = _loop(step, (*state, scores, lengths, ranked), max_length)
+    _, _, _, tokens, attended, *_, ranked = _loop(step, (*state, scores, lengths, ranked), max_length)
     if all_beams:
         return tokens, attended, ranked
     # Beams stay sorted by top_k, so the first of each sentence is the best.
@@ -258,6 +312,8 @@ def decoding_graph(model, start_id, end_id, max_length, beam_size=1, jit_compile
     """
     loop, options = (beam_decode, {"beam_size": beam_size, "all_beams": all_beams}) if beam_size > 1 else (
         greedy_decode, {})
+    # XLA compiles one shape per input: its loop keeps every row to the end.
+    options["compact"] = not jit_compile
     copies = beam_size if beam_size > 1 and all_beams else 1
     decode = tf.function(
         lambda ids: loop(model, ids, start_id, end_id, max_length, **options), jit_compile=jit_compile
