@@ -2,10 +2,17 @@
 
 The encoder runs once per batch. Each decoder layer's cross-attention keys and
 values are projected once from its output and cached; its self-attention keys
-and values grow in a fixed-size cache, one slot per step, so every step runs
-the decoder on the newest token only. The loop is `keras.ops.while_loop`
-inside one `tf.function`: no Python per step, no host sync per step, and the
-same graph runs on CPU, GPU and TPU.
+and values are cached one step at a time, so every step runs the decoder on
+the newest token only. The loop is a `while_loop` inside one `tf.function`:
+no Python per step, no host sync per step, and the same graph runs on CPU,
+GPU and TPU.
+
+Two loops, the same tokens. Without XLA the decoder runs only on the rows of
+sentences not yet finished (`live_rows`): one long sentence no longer keeps a
+whole batch computing, and the self-attention caches hold the steps taken,
+so following the beam's choices (`follow`) copies no empty slots. Under XLA,
+which compiles one shape, every row runs to the end in caches of
+`max_length` slots.
 """
 
 import tensorflow as tf
