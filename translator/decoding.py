@@ -24,8 +24,6 @@ from translator.defaults import DEFAULT_BEAM
 # Under XLA, source lengths are padded up to a multiple of this: few shapes to compile, little padding to compute.
 LENGTH_BUCKET = 8
 ROW_STEP = 8
-# `top_k` ranks the vocabulary in blocks of this many: about the square root of a vocabulary of 8,000.
-TOP_K_BLOCK = 128
 # GNMT's length penalty exponent: ((5 + length) / 6) ** LENGTH_PENALTY divides a hypothesis' log-probability.
 LENGTH_PENALTY = 0.6
 
@@ -214,6 +212,10 @@ def gnmt_penalty(lengths, alpha):
     [1.0, 1.516]
     """
     return ops.power((5.0 + lengths) / 6.0, alpha)
+
+
+# `top_k` ranks the vocabulary in blocks of this many: about the square root of a vocabulary of 8,000.
+TOP_K_BLOCK = 128
 
 
 def top_k(values, k, width=TOP_K_BLOCK):
