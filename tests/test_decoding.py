@@ -9,13 +9,18 @@ from translator.decoding import (
     beam_decode,
     decoding_graph,
     extensions,
+    finished_extensions,
+    follow,
     gnmt_penalty,
     greedy_decode,
     keep_top,
+    live_rows,
     reorder,
     retire,
     row_bucket,
     score_candidates,
+    spread,
+    top_k,
 )
 from translator.recompute import recompute_beam, recompute_greedy
 
@@ -25,12 +30,17 @@ def source_ids(translator, texts):
 
 
 def test_cached_decoding_equals_full_recomputation(tiny_translator, sentences):
+    # Sentences of several lengths in one batch: they finish at different steps, and leave the live rows in turn.
     ids = source_ids(tiny_translator, sentences)
     cached, _ = tiny_translator.greedy_ids(ids)
-    pipeline = tiny_translator.pipeline
-    naive = recompute_greedy(tiny_translator.model, ids, tiny_translator.max_length, pipeline.start_id, pipeline.end_id)
+    pipeline, model, length = tiny_translator.pipeline, tiny_translator.model, tiny_translator.max_length
+    naive = recompute_greedy(model, ids, length, pipeline.start_id, pipeline.end_id)
+    assert len(set((naive != 0).sum(axis=1))) > 2, "the sentences end at different steps"
     np.testing.assert_array_equal(cached.numpy(), naive)
     assert (cached.numpy() == pipeline.end_id).any(axis=1).all(), "every sentence ends"
+    # Every row to the end, with a slot for every step: the loop XLA compiles.
+    fixed, _ = greedy_decode(model, ids, pipeline.start_id, pipeline.end_id, length, compact=False)
+    np.testing.assert_array_equal(ops.convert_to_numpy(fixed), naive)
 
 
 def test_beam_of_one_is_greedy_and_wider_beams_translate(tiny_translator, sentences):
@@ -126,3 +136,34 @@ def test_hypotheses_retire_at_the_end_and_rows_follow_their_origin():
     cache, flags = reorder(ops.convert_to_tensor([1, 1, 3, 2]), [cache, flags])
     np.testing.assert_array_equal(ops.convert_to_numpy(cache), [[2, 3], [2, 3], [6, 7], [4, 5]])
     np.testing.assert_array_equal(ops.convert_to_numpy(flags), [False, False, True, False])
+
+
+def test_top_k_in_blocks_is_top_k_ties_included():
+    rng = np.random.default_rng(0)
+    # Few distinct values: many ties, across blocks and inside them; a width that does not divide the row.
+    values = ops.convert_to_tensor(rng.integers(0, 5, (50, 37)).astype("float32"))
+    for k, width in ((1, 4), (4, 5), (4, 8), (3, 37)):
+        expected = ops.top_k(values, k)
+        for got, want in zip(top_k(values, k, width), expected):
+            np.testing.assert_array_equal(ops.convert_to_numpy(got), ops.convert_to_numpy(want))
+
+
+def test_only_unfinished_sentences_stay_live_and_finished_rows_extend_with_padding():
+    done = ops.convert_to_tensor([True, True, False, True, True, True, True, False])
+    np.testing.assert_array_equal(ops.convert_to_numpy(live_rows(done, 2)), [2, 3, 6, 7])
+    np.testing.assert_array_equal(ops.convert_to_numpy(live_rows(done, 2, compact=False)), range(8))
+    tokens, scores = finished_extensions(done, 3)
+    expected = extensions(log_probabilities([[0.2, 0.3, 0.5, 0.0]] * 8), ops.convert_to_tensor([True] * 8), 3)
+    np.testing.assert_array_equal(ops.convert_to_numpy(tokens), ops.convert_to_numpy(expected[0]))
+    np.testing.assert_array_equal(ops.convert_to_numpy(scores), ops.convert_to_numpy(expected[1]))
+    spread_out = spread(ops.convert_to_tensor([1, 3]), ops.convert_to_tensor([[7, 7], [9, 9]]), ops.zeros((4, 2), "int32"))
+    np.testing.assert_array_equal(ops.convert_to_numpy(spread_out), [[0, 0], [7, 7], [0, 0], [9, 9]])
+
+
+def test_caches_follow_the_kept_hypotheses_of_the_live_rows():
+    # Rows 0-5, two beams a sentence; sentence 1 has ended, so rows 0, 1, 4, 5 hold the caches 10, 11, 40, 50.
+    # Now sentence 0 ends, and sentence 2's rows continue row 5 then row 4 (swapped).
+    caches = [ops.convert_to_tensor([10, 11, 40, 50])]
+    origin = ops.convert_to_tensor([0, 1, 2, 3, 5, 4])
+    followed = follow(origin, ops.convert_to_tensor([0, 1, 4, 5]), ops.convert_to_tensor([4, 5]), caches)
+    np.testing.assert_array_equal(ops.convert_to_numpy(followed[0]), [50, 40])

@@ -8,7 +8,10 @@ same maths) with two additions for fast decoding, in the manner of
   projected keys and values already computed;
 - `cache_update_index` says where the keys and values of the new query tokens
   go. Without it the cache is read as it is: the encoder's keys and values for
-  cross-attention never change while a sentence is decoded.
+  cross-attention never change while a sentence is decoded;
+- with `append`, the new keys and values are added after the cache's instead:
+  a cache as long as the tokens decoded so far, whose every slot is filled
+  (its length changes at each step, so it suits a loop whose shapes may).
 
 It always returns the attention weights too: the notebooks draw them and the
 decoder copies source words for `[UNK]` from them.
@@ -34,15 +37,18 @@ class CachedMultiHeadAttention(keras.layers.MultiHeadAttention):
     """
 
     def call(self, query, value, key=None, attention_mask=None, cache=None,
-             cache_update_index=None, training=None):
+             cache_update_index=None, append=False, training=None):
         query = self._query_dense(query)
-        if cache is not None and cache_update_index is None:
+        if cache is not None and cache_update_index is None and not append:
             key, value = cache[:, 0], cache[:, 1]
         else:
             key = self._key_dense(value if key is None else key)
             value = self._value_dense(value)
-            if cache is not None:
+            if append:
+                cache = ops.concatenate([cache, ops.stack([key, value], axis=1)], axis=2)
+            elif cache is not None:
                 cache = ops.slice_update(cache, [0, 0, cache_update_index, 0, 0], ops.stack([key, value], axis=1))
+            if cache is not None:
                 key, value = cache[:, 0], cache[:, 1]
         output, scores = self._compute_attention(
             query, key, value, attention_mask=attention_mask, training=training,

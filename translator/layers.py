@@ -211,7 +211,9 @@ class TransformerDecoder(keras.layers.Layer):
         self_attention_cache, cache_update_index: for incremental decoding, the
             `(batch, 2, max_length, heads, key_dim)` keys/values of earlier
             steps and the position of `inputs` in it. The layer then also
-            returns the updated cache.
+            returns the updated cache. Without `cache_update_index`, the
+            cache holds the earlier steps only, `(batch, 2, steps, heads,
+            key_dim)`, and the new keys/values are appended to it.
         cross_attention_cache: the encoder's keys/values, from
             `cross_attention.key_value_cache(encoder_outputs)`, so they are
             projected once per sentence instead of once per step.
@@ -257,12 +259,15 @@ class TransformerDecoder(keras.layers.Layer):
         elif self_attention_cache is None:
             self_mask = masks.decoder_self_attention_mask(padding_mask)
         else:
-            # The new tokens sit at cache_update_index; later cache slots are still empty.
+            # The new tokens sit at cache_update_index (later cache slots are still empty), or after the cache.
             cache_length = ops.shape(self_attention_cache)[2]
-            self_mask = masks.causal_mask(length, cache_length, offset=cache_update_index)[None]
+            offset = cache_length if cache_update_index is None else cache_update_index
+            cache_length = cache_length + length if cache_update_index is None else cache_length
+            self_mask = masks.causal_mask(length, cache_length, offset=offset)[None]
         attended, _, self_attention_cache = self.self_attention(
             inputs, inputs, attention_mask=self_mask, cache=self_attention_cache,
-            cache_update_index=cache_update_index, training=training,
+            cache_update_index=cache_update_index, append=self_attention_cache is not None and cache_update_index is None,
+            training=training,
         )
         x = self.self_attention_norm(inputs + self.dropout_layer(attended, training=training))
 
