@@ -28,8 +28,8 @@ from pathlib import Path
 import tensorflow as tf
 
 from translator import lines, segments, verbatim
-from translator.cli import xla_for_translating
 from translator.defaults import DEFAULT_BEAM
+from translator.devices import xla_for_translating
 from translator.translate import Translator
 
 SENTENCES, QUICK_SENTENCES = 2000, 50

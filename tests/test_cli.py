@@ -11,16 +11,9 @@ import numpy as np
 import pytest
 
 from translator import model_dir
-from translator.cli import (
-    XLA_CACHE_FLAG,
-    XLA_MIN_BYTES,
-    build_parser,
-    input_bytes,
-    xla_cache_directory,
-    xla_cache_flags,
-    xla_for_translating,
-)
+from translator.cli import build_parser, input_bytes
 from translator.defaults import TF_LOG_LEVEL
+from translator.devices import XLA_CACHE_FLAG, XLA_MIN_BYTES, xla_cache_directory, xla_cache_flags, xla_for_translating
 
 # No XLA compile cache (an empty directory turns it off): tests keep out of the user's ~/.cache.
 ENV = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": TF_LOG_LEVEL, "TF_XLA_FLAGS": f"{XLA_CACHE_FLAG}="}

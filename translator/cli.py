@@ -9,7 +9,6 @@ import os
 import signal
 import stat
 import sys
-import tempfile
 import textwrap
 from pathlib import Path
 
@@ -20,6 +19,12 @@ quiet_tensorflow()
 
 from translator import lines, outputs, partial  # noqa: E402  (the standard library only: keeps --help fast)
 from translator.batcher import MAX_QUEUE_WORK, QUEUE_DEADLINE_S  # noqa: E402  (likewise)
+from translator.devices import (  # noqa: E402  (TensorFlow only once a command asks it)
+    XLA_MIN_BYTES,
+    xla_cache_directory,
+    xla_cache_flags,
+    xla_for_translating,
+)
 from translator.errors import UsageError  # noqa: E402
 
 
@@ -57,18 +62,10 @@ def show_log_messages():
 # --xla and --mixed-precision: auto means on with a GPU or TPU (and, for `translate`, for a long input).
 SWITCHES = {"on": True, "off": False, "auto": None}
 XLA_DECODING = "compile the decoding loop with XLA (faster decoding, after compiling each batch shape once)"
-# `translate --xla auto` on a CPU alone: XLA from this many bytes of input (~6,000 sentences) up.
-# XLA decodes faster but compiles each batch shape once, and the compile cache below keeps them
-# for later runs. Whole processes on 2 cores, 8,000 test sentences: beam 4 took 68.9 s without XLA,
-# 84.8 s with it on an empty cache and 65.5 s with the cache filled (greedy: 29.4, 35.7, 22.6 s);
-# for 2,000 sentences the filled cache gained 1.4 s of 23.6. Shorter jobs stay off: they would
-# pay the compiling and gain little.
-XLA_MIN_BYTES = 200_000
 # The commands that decode, and so may compile with XLA: they keep what XLA compiles for the next run.
 DECODING_COMMANDS = ("translate", "evaluate", "serve")
 # The long jobs that stop on SIGTERM as on Ctrl-C, with one line (`serve` has its own shutdown).
 INTERRUPTIBLE_COMMANDS = ("translate", "evaluate")
-XLA_CACHE_FLAG = "--tf_xla_persistent_cache_directory"
 # Lines translated at a time: enough for the translator to sort them into batches of
 # similar lengths, few enough that a file of any size needs bounded memory.
 CHUNK_LINES = 2048
@@ -168,16 +165,6 @@ def cmd_average(args):
 
     output = average.average(args.models, args.output, overwrite=args.overwrite)
     print(f"wrote the mean of {len(args.models)} models to {output}")
-
-
-def xla_for_translating(setting, size, device=None):
-    """`--xla` for `translate` on `size` bytes of input: True or False as set; auto (None): on with a GPU
-    or TPU, and on a CPU alone from `XLA_MIN_BYTES` up, a job long enough to repay compiling."""
-    from translator.devices import resolve_auto
-
-    if setting is None and size >= XLA_MIN_BYTES:
-        return True
-    return resolve_auto(setting, device)
 
 
 def cmd_translate(args):
@@ -460,29 +447,6 @@ def build_parser():
     add_switch_argument(p, "--xla", XLA_DECODING)
     p.set_defaults(run=cmd_serve)
     return parser
-
-
-def xla_cache_directory(environ=os.environ):
-    """Where XLA's compiled decoding shapes are kept between runs: `$XDG_CACHE_HOME/translator/xla`."""
-    return Path(environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "translator" / "xla"
-
-
-def xla_cache_flags(flags, directory):
-    """`TF_XLA_FLAGS` value `flags` with XLA's persistent compile cache in `directory`.
-
-    Flags the user set stay, and one that already names a cache directory
-    (even an empty one, which turns the cache off) wins over ours. A
-    directory that cannot be written is left out: XLA would fail every
-    compile that it cannot save.
-    """
-    if XLA_CACHE_FLAG in flags:
-        return flags
-    try:
-        Path(directory).mkdir(parents=True, exist_ok=True)
-        tempfile.TemporaryFile(dir=directory).close()
-    except OSError:
-        return flags
-    return f"{flags} {XLA_CACHE_FLAG}={directory}".strip()
 
 
 def main(argv=None):
