@@ -151,6 +151,24 @@ def test_the_input_size_is_known_for_a_file_not_for_a_pipe(tmp_path, monkeypatch
         assert input_bytes(from_stdin) == 0
 
 
+def test_every_command_is_described_and_every_default_shown():
+    """Each `translator <command> --help` opens with a description and shows each option's default: the value
+    where there is one, else what the option's absence means."""
+    import argparse
+
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+    assert set(commands) == {"data", "train", "average", "translate", "evaluate", "export", "serve"}
+    for name, parser in commands.items():
+        assert parser.description, name
+        text = " ".join(parser.format_help().split())
+        for action in parser._actions:
+            if action.default not in (False, argparse.SUPPRESS) and action.option_strings and not action.required:
+                help_text = " ".join(parser._get_formatter()._get_help_string(action).split())
+                assert "default" in help_text, f"translator {name} {action.option_strings[0]}"
+            if action.default not in (None, False, argparse.SUPPRESS):
+                assert f"(default: {action.default})" in text, f"translator {name} {action.option_strings[0]}"
+
+
 def test_xla_cache_flags_keep_what_the_user_set(tmp_path):
     cache = tmp_path / "cache" / "xla"
     assert xla_cache_flags("", cache) == f"{XLA_CACHE_FLAG}={cache}" and cache.is_dir()

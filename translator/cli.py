@@ -339,7 +339,7 @@ def add_command(commands, name, summary, description, **options):
 def add_glossary_argument(parser):
     parser.add_argument("--glossary", metavar="FILE",
                         help="English<TAB>Spanish terms, one a line ('#' comments allowed): each English term "
-                             "(whole words, any case) comes out as its Spanish")
+                             "(whole words, any case) comes out as its Spanish (default: none)")
 
 
 def build_parser():
@@ -361,16 +361,18 @@ def build_parser():
                     "command is run again; a model directory is never replaced without --overwrite.")
     start = p.add_mutually_exclusive_group()
     start.add_argument("--recipe", help="run every stage of this recipe (en-es: the shipped model; tiny), "
-                                        "resumable, and write saved_models/<recipe>/")
+                                        "resumable, and write saved_models/<recipe>/ (default: one --preset run)")
     start.add_argument("--preset", default="default", choices=tuple(PRESETS), help="one run of this preset")
-    p.add_argument("--epochs", type=int, help="override the preset's epochs")
-    p.add_argument("--name", help="override the run name (the saved_models/ subdirectory; with --recipe, the final model's)")
-    p.add_argument("--learning-rate", type=float, help="override the peak learning rate")
-    p.add_argument("--dropout", type=float, help="override the dropout of each sublayer's output")
-    p.add_argument("--seed", type=int, help="override the seed: the shuffling and the invented names and numbers")
+    p.add_argument("--epochs", type=int, help="epochs (default: the preset's, or --from's)")
+    p.add_argument("--name", help="the run name: the saved_models/ subdirectory, with --recipe the final model's "
+                                  "(default: the preset's, --from's or the recipe's)")
+    p.add_argument("--learning-rate", type=float, help="the peak learning rate (default: the preset's, or --from's)")
+    p.add_argument("--dropout", type=float, help="the dropout of each sublayer's output (default: the preset's, or --from's)")
+    p.add_argument("--seed", type=int, help="the seed of the shuffling and the invented names and numbers "
+                                        "(default: the preset's, or --from's)")
     start.add_argument("--from", dest="start_from", metavar="MODEL_DIR",
                        help="start from this model's weights, vocabularies and config (not --preset): "
-                            "to train it longer or on your own pairs")
+                            "to train it longer or on your own pairs (default: new weights)")
     p.add_argument("--data", help="corpus path; default: $TRANSLATOR_DATA, data/, download")
     p.add_argument("--output", default="saved_models", help="where to write the model directory")
     p.add_argument("--runs", default="runs", help="where runs keep their state, to resume")
@@ -392,7 +394,7 @@ def build_parser():
                     "Translates English to Spanish: the TEXT arguments as one text, else --file or standard "
                     "input one line at a time, in batches.", epilog=TRANSLATE_EPILOG)
     p.add_argument("text", nargs="*", help="English text; omit to read --file or standard input")
-    p.add_argument("--file", help="translate this file, one sentence a line")
+    p.add_argument("--file", help="translate this file, one sentence a line (default: the text, else standard input)")
     p.add_argument("--output", help="write translations here, one a line (default: standard output)")
     p.add_argument("--resume", action="store_true",
                    help="continue the interrupted job whose work OUT.partial holds (same --file, model, options)")
@@ -413,10 +415,13 @@ def build_parser():
                                         "history. --pairs never changes the model directory: write its "
                                         "scores with --report FILE.")
     add_model_argument(p)
-    p.add_argument("--pairs", help="a file of English<TAB>Spanish lines instead of the test split")
-    p.add_argument("--columns", type=column_pair, help="with --pairs: 0-based columns of English and Spanish, e.g. 1,3")
-    p.add_argument("--data", help="corpus path for the test split")
-    p.add_argument("--report", metavar="FILE", help="also write the scores and examples to FILE, as JSON")
+    p.add_argument("--pairs", help="a file of English<TAB>Spanish lines to score (default: the test split)")
+    p.add_argument("--columns", type=column_pair,
+                   help="with --pairs: 0-based columns of English and Spanish, e.g. 1,3 (default: 0,1 of lines of "
+                        "2 or 3 columns)")
+    p.add_argument("--data", help="corpus path for the test split; default: $TRANSLATOR_DATA, data/, download")
+    p.add_argument("--report", metavar="FILE", help="also write the scores and examples to FILE, as JSON (default: "
+                                                    "printed only)")
     add_overwrite_argument(p, "--report")
     add_beam_argument(p)
     add_placeholder_argument(p)
