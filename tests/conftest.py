@@ -59,8 +59,9 @@ PAIRS = [
 # `python -m translator` processes (each loads TensorFlow: 10 s or more on a shared 2-core machine),
 # run the benchmarks, the notebooks or a browser, or train models of their own. `make test` runs all.
 SLOW_MODULES = {"test_browser", "test_cli", "test_distributed", "test_positions", "test_resume", "test_training"}
-# Fixtures only the slow tests ask for: a command's environment, the whole quick benchmark, a notebook kernel.
-SLOW_FIXTURES = {"command_env", "quick_run", "kernel_of_this_python"}
+# Fixtures only the slow tests ask for: a command's environment, the whole quick benchmark, a notebook kernel,
+# a fit of its own on token ids (three epochs, each scored, then exported and imported back).
+SLOW_FIXTURES = {"command_env", "quick_run", "kernel_of_this_python", "ids_run"}
 # Single tests of a minute or more in a `--durations` run: a training run, XLA compiles, the shipped model.
 SLOW_TESTS = {
     "test_the_bleu_callback_keeps_the_epoch_with_the_best_validation_bleu",
