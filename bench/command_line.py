@@ -32,8 +32,8 @@ from translator.translate import Translator
 
 SENTENCES, QUICK_SENTENCES = 2000, 50
 # Default flags and `--beam 1`, run in turn this many times: their ratio pair by pair holds when the machine's
-# speed drifts, as a shared machine's does.
-PAIRS, QUICK_PAIRS = 3, 1
+# speed drifts, as a shared machine's does. `--quick` runs no more pairs: its one pair is RUNS' first two.
+PAIRS = 3
 PROJECT = Path(__file__).resolve().parent.parent
 # Name, beam flags, XLA flags, and whether the run starts with the previous run's compile cache.
 RUNS = (
@@ -171,7 +171,8 @@ def run(model_path, sentences, quick=False):
         source.write_text("".join(sentence + "\n" for sentence in sentences), encoding="utf-8")
         one_line.write_text(sentences[0] + "\n", encoding="utf-8")
         runs = whole_processes(model_path, source, one_line, len(sentences), directory)
-        ratios = paired_ratios(model_path, source, directory, QUICK_PAIRS if quick else PAIRS)
+        ratios = ([runs["default flags"]["seconds"] / runs["--beam 1"]["seconds"]] if quick
+                  else paired_ratios(model_path, source, directory, PAIRS))
         stages = profile(model_path, source, DEFAULT_BEAM, runs["default flags"]["xla"])
     return {"sentences": len(sentences), "default_beam": DEFAULT_BEAM, "runs": runs,
             "default_over_greedy": ratios, "profile": stages}
