@@ -68,6 +68,12 @@ SLOW_TESTS = {
     "test_xla_decoding_equals_graph_decoding",
     "test_warm_up_prepares_every_shape",
     "test_the_shipped_model_keeps_names_and_numbers_it_never_saw",
+    # 40 s or more each in a `-m "not slow"` run on a loaded machine: two commands run as processes, the XLA compile
+    # beside the textbook beam search, a preset run trained with --overwrite.
+    "test_translate_and_evaluate_with_a_glossary_file",
+    "test_a_bad_glossary_file_is_one_line_and_exit_2",
+    "test_beam_search_equals_the_textbook_search",
+    "test_a_preset_run_refuses_to_write_over_a_model_unless_told",
 }
 
 
