@@ -11,12 +11,12 @@ second `--xla on` run, which reuses the first one's. Default flags and
 `--beam 1` then run in turn, a few pairs: what beam search costs a user, as
 a ratio that holds on a machine whose speed drifts.
 
-Then the same job's stages are timed in this process, by calling the
-functions the command calls, on the same batches, one batch at a time (the
-command decodes two at a time, in threads).
+Then the same job's stages are timed in this process: the command's own
+`Translator` translates the same lines, its steps timed by wrapping its
+methods (`timed_steps`), one batch at a time (the command decodes two at a
+time, in threads).
 """
 
-import contextlib
 import os
 import statistics
 import subprocess
@@ -25,17 +25,15 @@ import tempfile
 import time
 from pathlib import Path
 
-import tensorflow as tf
-
-from translator import lines, segments, verbatim
-from translator.cli import xla_for_translating
+from translator import lines
 from translator.defaults import DEFAULT_BEAM
+from translator.devices import xla_for_translating
 from translator.translate import Translator
 
 SENTENCES, QUICK_SENTENCES = 2000, 50
 # Default flags and `--beam 1`, run in turn this many times: their ratio pair by pair holds when the machine's
-# speed drifts, as a shared machine's does.
-PAIRS, QUICK_PAIRS = 3, 1
+# speed drifts, as a shared machine's does. `--quick` runs no more pairs: its one pair is RUNS' first two.
+PAIRS = 3
 PROJECT = Path(__file__).resolve().parent.parent
 # Name, beam flags, XLA flags, and whether the run starts with the previous run's compile cache.
 RUNS = (
@@ -44,9 +42,17 @@ RUNS = (
     ("--xla on, first run", [], ["--xla", "on"], False),
     ("--xla on, second run", [], ["--xla", "on"], True),
 )
-STAGES = ("reading lines", "counting tokens, cutting into pieces", "stand-ins: protect and restore", "vectorising",
-          "decoding", "detokenising", "re-ranking beam hypotheses",
-          "joining, writing")
+STAGES = ("reading lines", "counting tokens, cutting into pieces", "stand-ins and invented words",
+          "vectorising, decoding, detokenising (one graph)", "re-ranking beam hypotheses", "batching, joining",
+          "writing")
+# The `Translator` methods `timed_steps` wraps, each the stage its calls' own seconds (less the calls of the
+# methods it calls) count for: `decode_batch` calls `decode_as_written`, which calls `choose`.
+STEPS = {"translate_with_notes": "batching, joining", "pieces": "counting tokens, cutting into pieces",
+         "decode_batch": "stand-ins and invented words",
+         "decode_as_written": "vectorising, decoding, detokenising (one graph)", "choose": "re-ranking beam hypotheses"}
+# What each step calls of the others: their seconds are taken off its own.
+CALLED = {"translate_with_notes": ("pieces", "decode_batch"), "decode_batch": ("decode_as_written",),
+          "decode_as_written": ("choose",)}
 
 
 def command_seconds(model_path, source, flags, cache):
@@ -105,67 +111,56 @@ def paired_ratios(model_path, source, directory, pairs):
     return ratios
 
 
+def timed_steps(translator):
+    """Wraps the `STEPS` methods of `translator` (instance attributes hide the class's) to add up their seconds.
+
+    Returns `seconds()`: each stage's seconds so far, each step's calls less those of the steps it calls.
+    Steps must not overlap in threads (`parallel_batches=1`).
+    """
+    inclusive = dict.fromkeys(STEPS, 0.0)
+
+    def timed(name, method):
+        def call(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                inclusive[name] += time.perf_counter() - start
+        return call
+
+    for name in STEPS:
+        setattr(translator, name, timed(name, getattr(translator, name)))
+
+    def seconds():
+        return {STEPS[name]: total - sum(inclusive[called] for called in CALLED.get(name, ()))
+                for name, total in inclusive.items()}
+
+    return seconds
+
+
 def profile(model_path, source, beam_size, jit_compile):
-    """Seconds per stage of translating the lines of `source` as `translate` does, one batch at a time,
-    and of the start-up's two stages that this process does not share with every other: loading and tracing."""
+    """Seconds per stage of translating the lines of `source` with the `Translator` that `translate` uses,
+    one batch at a time, and of the start-up's two stages that this process does not share with every other:
+    loading and tracing."""
     start = time.perf_counter()
-    translator = Translator.load(model_path, jit_compile=jit_compile)
+    translator = Translator.load(model_path, jit_compile=jit_compile, parallel_batches=1)
     loading = time.perf_counter() - start
-    pipeline, all_beams = translator.pipeline, translator.reranks(beam_size)
-    decode = translator.ids_function(beam_size, all_beams)
-    strings, ids = tf.TensorSpec([None], tf.string), tf.TensorSpec([None, None], tf.int32)
-    # `Translator.text_function` runs these three in one graph; here each is its own, to be timed.
-    vectorise = tf.function(lambda texts: tf.cast(pipeline.source(texts), tf.int32), input_signature=[strings])
-    detokenise = tf.function(pipeline.detokenize_copying, input_signature=[strings, ids, ids])
-    seconds = dict.fromkeys(STAGES, 0.0)
-
-    @contextlib.contextmanager
-    def timed(stage):
-        start = time.perf_counter()
-        yield
-        seconds[stage] += time.perf_counter() - start
-
-    def as_written(texts, stage=None):
-        """`Translator.decode_as_written`, stage by stage (all of it in `stage` if given)."""
-        with timed(stage or "vectorising"):
-            source_ids = vectorise(tf.constant(texts))
-        with timed(stage or "decoding"):
-            tokens, attended, *scores = decode(source_ids)
-        with timed(stage or "detokenising"):
-            sources = tf.repeat(texts, beam_size) if all_beams else tf.constant(texts)
-            translations = detokenise(sources, tokens, attended).numpy()
-        if not all_beams:
-            return [text.decode("utf-8") for text in translations]
-        with timed(stage or "re-ranking beam hypotheses"):
-            return translator.choose(translations, scores[0].numpy(), texts, beam_size)
-
     start = time.perf_counter()
-    as_written(["Hello."])
+    translator.translate("Hello.", beam_size)
     tracing = time.perf_counter() - start
-    seconds.update(dict.fromkeys(STAGES, 0.0))
-    with timed("reading lines"):
-        texts = [line.text for line in lines.read_lines(lines.open_input(source))]
-    with timed("counting tokens, cutting into pieces"):
-        owners, pieces, sizes = translator.pieces(texts)
-    order = sorted(range(len(pieces)), key=lambda i: (sizes[i], len(pieces[i])))
-    size = translator.batch_size
-    outputs, lost = [""] * len(pieces), 0
-    for batch in (order[first:first + size] for first in range(0, len(order), size)):
-        written = [pieces[i] for i in batch]
-        with timed("stand-ins: protect and restore"):
-            spans = [translator.spans(text) for text in written]
-            protected = [verbatim.protect(text, text_spans) for text, text_spans in zip(written, spans)]
-        translations = as_written([text for text, _ in protected])
-        with timed("stand-ins: protect and restore"):
-            restored = [verbatim.restore(output, text, text_spans, meanings)
-                        for output, text, text_spans, (_, meanings) in zip(translations, written, spans, protected)]
-        lost += sum(bool(notes) for _, notes in restored)
-        for i, (output, _) in zip(batch, restored):
-            outputs[i] = output
-    with timed("joining, writing"), lines.written_whole(Path(source).with_suffix(".out")) as handle:
-        handle.write("".join(text + "\n" for text in segments.join(owners, outputs, len(texts))))
+    step_seconds = timed_steps(translator)
+    start = time.perf_counter()
+    texts = [line.text for line in lines.read_lines(lines.open_input(source))]
+    reading = time.perf_counter() - start
+    translations, notes = translator.translate_with_notes(texts, beam_size)
+    start = time.perf_counter()
+    with lines.written_whole(Path(source).with_suffix(".out")) as handle:
+        handle.write("".join(text + "\n" for text in translations))
+    seconds = {"reading lines": reading, **step_seconds(), "writing": time.perf_counter() - start}
+    seconds = {stage: seconds[stage] for stage in STAGES}
     return {"beam_size": beam_size, "xla": jit_compile, "seconds": seconds, "total_seconds": sum(seconds.values()),
-            "pieces": len(pieces), "lost_stand_ins": lost, "loading_seconds": loading, "tracing_seconds": tracing}
+            "pieces": len(translator.pieces(texts)[1]), "lines_with_notes": sum(map(bool, notes)),
+            "loading_seconds": loading, "tracing_seconds": tracing}
 
 
 def run(model_path, sentences, quick=False):
@@ -176,7 +171,8 @@ def run(model_path, sentences, quick=False):
         source.write_text("".join(sentence + "\n" for sentence in sentences), encoding="utf-8")
         one_line.write_text(sentences[0] + "\n", encoding="utf-8")
         runs = whole_processes(model_path, source, one_line, len(sentences), directory)
-        ratios = paired_ratios(model_path, source, directory, QUICK_PAIRS if quick else PAIRS)
+        ratios = ([runs["default flags"]["seconds"] / runs["--beam 1"]["seconds"]] if quick
+                  else paired_ratios(model_path, source, directory, PAIRS))
         stages = profile(model_path, source, DEFAULT_BEAM, runs["default flags"]["xla"])
     return {"sentences": len(sentences), "default_beam": DEFAULT_BEAM, "runs": runs,
             "default_over_greedy": ratios, "profile": stages}
@@ -201,7 +197,7 @@ def table_rows(result):
     rows.append(("start-up, default flags: loading the model; tracing the graphs (in this process)",
                  f"{stages['loading_seconds']:.1f} s; {stages['tracing_seconds']:.1f} s", "", ""))
     rows.append((f"where the time goes, default flags, one batch at a time (XLA {'on' if stages['xla'] else 'off'}, "
-                 f"{stages['pieces']:,} pieces, {stages['lost_stand_ins']} pieces with stand-ins put back)",
+                 f"{stages['pieces']:,} pieces, {stages['lines_with_notes']} lines with stand-ins put back)",
                  f"{stages['total_seconds']:.1f} s", "", ""))
     for stage, seconds in stages["seconds"].items():
         rows.append((f"    {stage}", f"{seconds:.2f} s ({seconds / stages['total_seconds']:.1%})", "", ""))

@@ -26,8 +26,7 @@ import tensorflow as tf
 from ctranslate2.specs.transformer_spec import TransformerSpec
 from keras import ops
 
-from translator.decoding import LENGTH_PENALTY
-from translator.defaults import DEFAULT_BEAM
+from translator.defaults import DEFAULT_BEAM, LENGTH_PENALTY
 from translator.tokens import END, START, UNK
 from translator.translate import Translator
 

@@ -59,14 +59,21 @@ PAIRS = [
 # `python -m translator` processes (each loads TensorFlow: 10 s or more on a shared 2-core machine),
 # run the benchmarks, the notebooks or a browser, or train models of their own. `make test` runs all.
 SLOW_MODULES = {"test_browser", "test_cli", "test_distributed", "test_positions", "test_resume", "test_training"}
-# Fixtures only the slow tests ask for: a command's environment, the whole quick benchmark, a notebook kernel.
-SLOW_FIXTURES = {"command_env", "quick_run", "kernel_of_this_python"}
+# Fixtures only the slow tests ask for: a command's environment, the whole quick benchmark, a notebook kernel,
+# a fit of its own on token ids (three epochs, each scored, then exported and imported back).
+SLOW_FIXTURES = {"command_env", "quick_run", "kernel_of_this_python", "ids_run"}
 # Single tests of a minute or more in a `--durations` run: a training run, XLA compiles, the shipped model.
 SLOW_TESTS = {
     "test_the_bleu_callback_keeps_the_epoch_with_the_best_validation_bleu",
     "test_xla_decoding_equals_graph_decoding",
     "test_warm_up_prepares_every_shape",
     "test_the_shipped_model_keeps_names_and_numbers_it_never_saw",
+    # 40 s or more each in a `-m "not slow"` run on a loaded machine: two commands run as processes, the XLA compile
+    # beside the textbook beam search, a preset run trained with --overwrite.
+    "test_translate_and_evaluate_with_a_glossary_file",
+    "test_a_bad_glossary_file_is_one_line_and_exit_2",
+    "test_beam_search_equals_the_textbook_search",
+    "test_a_preset_run_refuses_to_write_over_a_model_unless_told",
 }
 
 

@@ -11,16 +11,9 @@ import numpy as np
 import pytest
 
 from translator import model_dir
-from translator.cli import (
-    XLA_CACHE_FLAG,
-    XLA_MIN_BYTES,
-    build_parser,
-    input_bytes,
-    xla_cache_directory,
-    xla_cache_flags,
-    xla_for_translating,
-)
+from translator.cli import build_parser, input_bytes
 from translator.defaults import TF_LOG_LEVEL
+from translator.devices import XLA_CACHE_FLAG, XLA_MIN_BYTES, xla_cache_directory, xla_cache_flags, xla_for_translating
 
 # No XLA compile cache (an empty directory turns it off): tests keep out of the user's ~/.cache.
 ENV = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": TF_LOG_LEVEL, "TF_XLA_FLAGS": f"{XLA_CACHE_FLAG}="}
@@ -156,6 +149,24 @@ def test_the_input_size_is_known_for_a_file_not_for_a_pipe(tmp_path, monkeypatch
     with open(read_end) as pipe:
         monkeypatch.setattr(sys, "stdin", pipe)
         assert input_bytes(from_stdin) == 0
+
+
+def test_every_command_is_described_and_every_default_shown():
+    """Each `translator <command> --help` opens with a description and shows each option's default: the value
+    where there is one, else what the option's absence means."""
+    import argparse
+
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+    assert set(commands) == {"data", "train", "average", "translate", "evaluate", "export", "serve"}
+    for name, parser in commands.items():
+        assert parser.description, name
+        text = " ".join(parser.format_help().split())
+        for action in parser._actions:
+            if action.default not in (False, argparse.SUPPRESS) and action.option_strings and not action.required:
+                help_text = " ".join(parser._get_formatter()._get_help_string(action).split())
+                assert "default" in help_text, f"translator {name} {action.option_strings[0]}"
+            if action.default not in (None, False, argparse.SUPPRESS):
+                assert f"(default: {action.default})" in text, f"translator {name} {action.option_strings[0]}"
 
 
 def test_xla_cache_flags_keep_what_the_user_set(tmp_path):

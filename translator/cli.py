@@ -9,7 +9,6 @@ import os
 import signal
 import stat
 import sys
-import tempfile
 import textwrap
 from pathlib import Path
 
@@ -20,6 +19,12 @@ quiet_tensorflow()
 
 from translator import lines, outputs, partial  # noqa: E402  (the standard library only: keeps --help fast)
 from translator.batcher import MAX_QUEUE_WORK, QUEUE_DEADLINE_S  # noqa: E402  (likewise)
+from translator.devices import (  # noqa: E402  (TensorFlow only once a command asks it)
+    XLA_MIN_BYTES,
+    xla_cache_directory,
+    xla_cache_flags,
+    xla_for_translating,
+)
 from translator.errors import UsageError  # noqa: E402
 
 
@@ -57,18 +62,10 @@ def show_log_messages():
 # --xla and --mixed-precision: auto means on with a GPU or TPU (and, for `translate`, for a long input).
 SWITCHES = {"on": True, "off": False, "auto": None}
 XLA_DECODING = "compile the decoding loop with XLA (faster decoding, after compiling each batch shape once)"
-# `translate --xla auto` on a CPU alone: XLA from this many bytes of input (~6,000 sentences) up.
-# XLA decodes faster but compiles each batch shape once, and the compile cache below keeps them
-# for later runs. Whole processes on 2 cores, 8,000 test sentences: beam 4 took 68.9 s without XLA,
-# 84.8 s with it on an empty cache and 65.5 s with the cache filled (greedy: 29.4, 35.7, 22.6 s);
-# for 2,000 sentences the filled cache gained 1.4 s of 23.6. Shorter jobs stay off: they would
-# pay the compiling and gain little.
-XLA_MIN_BYTES = 200_000
 # The commands that decode, and so may compile with XLA: they keep what XLA compiles for the next run.
 DECODING_COMMANDS = ("translate", "evaluate", "serve")
 # The long jobs that stop on SIGTERM as on Ctrl-C, with one line (`serve` has its own shutdown).
 INTERRUPTIBLE_COMMANDS = ("translate", "evaluate")
-XLA_CACHE_FLAG = "--tf_xla_persistent_cache_directory"
 # Lines translated at a time: enough for the translator to sort them into batches of
 # similar lengths, few enough that a file of any size needs bounded memory.
 CHUNK_LINES = 2048
@@ -168,16 +165,6 @@ def cmd_average(args):
 
     output = average.average(args.models, args.output, overwrite=args.overwrite)
     print(f"wrote the mean of {len(args.models)} models to {output}")
-
-
-def xla_for_translating(setting, size, device=None):
-    """`--xla` for `translate` on `size` bytes of input: True or False as set; auto (None): on with a GPU
-    or TPU, and on a CPU alone from `XLA_MIN_BYTES` up, a job long enough to repay compiling."""
-    from translator.devices import resolve_auto
-
-    if setting is None and size >= XLA_MIN_BYTES:
-        return True
-    return resolve_auto(setting, device)
 
 
 def cmd_translate(args):
@@ -352,7 +339,7 @@ def add_command(commands, name, summary, description, **options):
 def add_glossary_argument(parser):
     parser.add_argument("--glossary", metavar="FILE",
                         help="English<TAB>Spanish terms, one a line ('#' comments allowed): each English term "
-                             "(whole words, any case) comes out as its Spanish")
+                             "(whole words, any case) comes out as its Spanish (default: none)")
 
 
 def build_parser():
@@ -374,16 +361,18 @@ def build_parser():
                     "command is run again; a model directory is never replaced without --overwrite.")
     start = p.add_mutually_exclusive_group()
     start.add_argument("--recipe", help="run every stage of this recipe (en-es: the shipped model; tiny), "
-                                        "resumable, and write saved_models/<recipe>/")
+                                        "resumable, and write saved_models/<recipe>/ (default: one --preset run)")
     start.add_argument("--preset", default="default", choices=tuple(PRESETS), help="one run of this preset")
-    p.add_argument("--epochs", type=int, help="override the preset's epochs")
-    p.add_argument("--name", help="override the run name (the saved_models/ subdirectory; with --recipe, the final model's)")
-    p.add_argument("--learning-rate", type=float, help="override the peak learning rate")
-    p.add_argument("--dropout", type=float, help="override the dropout of each sublayer's output")
-    p.add_argument("--seed", type=int, help="override the seed: the shuffling and the invented names and numbers")
+    p.add_argument("--epochs", type=int, help="epochs (default: the preset's, or --from's)")
+    p.add_argument("--name", help="the run name: the saved_models/ subdirectory, with --recipe the final model's "
+                                  "(default: the preset's, --from's or the recipe's)")
+    p.add_argument("--learning-rate", type=float, help="the peak learning rate (default: the preset's, or --from's)")
+    p.add_argument("--dropout", type=float, help="the dropout of each sublayer's output (default: the preset's, or --from's)")
+    p.add_argument("--seed", type=int, help="the seed of the shuffling and the invented names and numbers "
+                                        "(default: the preset's, or --from's)")
     start.add_argument("--from", dest="start_from", metavar="MODEL_DIR",
                        help="start from this model's weights, vocabularies and config (not --preset): "
-                            "to train it longer or on your own pairs")
+                            "to train it longer or on your own pairs (default: new weights)")
     p.add_argument("--data", help="corpus path; default: $TRANSLATOR_DATA, data/, download")
     p.add_argument("--output", default="saved_models", help="where to write the model directory")
     p.add_argument("--runs", default="runs", help="where runs keep their state, to resume")
@@ -405,7 +394,7 @@ def build_parser():
                     "Translates English to Spanish: the TEXT arguments as one text, else --file or standard "
                     "input one line at a time, in batches.", epilog=TRANSLATE_EPILOG)
     p.add_argument("text", nargs="*", help="English text; omit to read --file or standard input")
-    p.add_argument("--file", help="translate this file, one sentence a line")
+    p.add_argument("--file", help="translate this file, one sentence a line (default: the text, else standard input)")
     p.add_argument("--output", help="write translations here, one a line (default: standard output)")
     p.add_argument("--resume", action="store_true",
                    help="continue the interrupted job whose work OUT.partial holds (same --file, model, options)")
@@ -426,10 +415,13 @@ def build_parser():
                                         "history. --pairs never changes the model directory: write its "
                                         "scores with --report FILE.")
     add_model_argument(p)
-    p.add_argument("--pairs", help="a file of English<TAB>Spanish lines instead of the test split")
-    p.add_argument("--columns", type=column_pair, help="with --pairs: 0-based columns of English and Spanish, e.g. 1,3")
-    p.add_argument("--data", help="corpus path for the test split")
-    p.add_argument("--report", metavar="FILE", help="also write the scores and examples to FILE, as JSON")
+    p.add_argument("--pairs", help="a file of English<TAB>Spanish lines to score (default: the test split)")
+    p.add_argument("--columns", type=column_pair,
+                   help="with --pairs: 0-based columns of English and Spanish, e.g. 1,3 (default: 0,1 of lines of "
+                        "2 or 3 columns)")
+    p.add_argument("--data", help="corpus path for the test split; default: $TRANSLATOR_DATA, data/, download")
+    p.add_argument("--report", metavar="FILE", help="also write the scores and examples to FILE, as JSON (default: "
+                                                    "printed only)")
     add_overwrite_argument(p, "--report")
     add_beam_argument(p)
     add_placeholder_argument(p)
@@ -460,29 +452,6 @@ def build_parser():
     add_switch_argument(p, "--xla", XLA_DECODING)
     p.set_defaults(run=cmd_serve)
     return parser
-
-
-def xla_cache_directory(environ=os.environ):
-    """Where XLA's compiled decoding shapes are kept between runs: `$XDG_CACHE_HOME/translator/xla`."""
-    return Path(environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "translator" / "xla"
-
-
-def xla_cache_flags(flags, directory):
-    """`TF_XLA_FLAGS` value `flags` with XLA's persistent compile cache in `directory`.
-
-    Flags the user set stay, and one that already names a cache directory
-    (even an empty one, which turns the cache off) wins over ours. A
-    directory that cannot be written is left out: XLA would fail every
-    compile that it cannot save.
-    """
-    if XLA_CACHE_FLAG in flags:
-        return flags
-    try:
-        Path(directory).mkdir(parents=True, exist_ok=True)
-        tempfile.TemporaryFile(dir=directory).close()
-    except OSError:
-        return flags
-    return f"{flags} {XLA_CACHE_FLAG}={directory}".strip()
 
 
 def main(argv=None):

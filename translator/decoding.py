@@ -19,13 +19,11 @@ import tensorflow as tf
 from keras import ops
 
 from translator import masks
-from translator.defaults import DEFAULT_BEAM
+from translator.defaults import DEFAULT_BEAM, LENGTH_PENALTY
 
 # Under XLA, source lengths are padded up to a multiple of this: few shapes to compile, little padding to compute.
 LENGTH_BUCKET = 8
 ROW_STEP = 8
-# GNMT's length penalty exponent: ((5 + length) / 6) ** LENGTH_PENALTY divides a hypothesis' log-probability.
-LENGTH_PENALTY = 0.6
 
 
 def row_bucket(batch):

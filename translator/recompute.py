@@ -1,11 +1,12 @@
 """Decoding without caches, as the keras.io example does it: the reference the cached loops must match (tests,
-notebook 5) and the benchmark's baseline. Slow by design: every step re-runs the whole model on the whole prefix."""
+notebook 5), the benchmark's baseline and the epoch scores of `translator.ids.fit`. Slow by design: every step
+re-runs the whole model on the whole prefix. Any Keras backend: nothing here imports TensorFlow."""
 
 import numpy as np
 from keras import ops
 
 from translator import masks
-from translator.decoding import LENGTH_PENALTY
+from translator.defaults import LENGTH_PENALTY
 
 
 def recompute_greedy(model, source_ids, max_length, start_id, end_id):

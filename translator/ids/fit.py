@@ -22,16 +22,16 @@ from pathlib import Path
 
 import keras
 import numpy as np
-from keras import ops
 
-from translator import masks, selection
+from translator import selection
 from translator.config import Config
 from translator.losses import MaskedAccuracy, MaskedCrossEntropy
 from translator.machine import machine_record
 from translator.model import Transformer, count_parameters
 from translator.optimizer import make_optimizer
 from translator.pieces import pieces_to_text
-from translator.tokens import PAD_ID, START
+from translator.recompute import recompute_greedy
+from translator.tokens import END, PAD_ID, START
 
 WEIGHTS_FILE = "weights.npz"
 HISTORY_FILE = "history.json"
@@ -105,29 +105,18 @@ class IdBatches(keras.utils.PyDataset):
             self._plan()
 
 
-def greedy_ids(model, source, start_id, max_length):
-    """Greedy translation ids, recomputing the whole prefix each step (no cache: any backend, no TensorFlow)."""
-    encoded = model.encode(ops.convert_to_tensor(source), training=False)
-    padding = masks.padding_mask(ops.convert_to_tensor(source))
-    target = np.zeros((len(source), max_length + 1), "int32")
-    target[:, 0] = start_id
-    for step in range(max_length):
-        logits = model.decode(ops.convert_to_tensor(target[:, :-1]), encoded, padding, training=False)
-        target[:, step + 1] = ops.convert_to_numpy(ops.argmax(logits[:, step], axis=-1))
-    return target[:, 1:]
-
-
 def piece_translator(vocabulary, max_length, batch_size=500):
     """`translate(model, sources) -> words` for `selection.BleuCheckpoint`: greedy ids, pieces joined.
 
     The words are standardised (no truecasing or detokenising): a quick,
     backend-free stand-in for `translator evaluate`, to compare epochs and runs.
+    The decoder is `recompute.recompute_greedy` (no cache, any backend, no TensorFlow).
     """
-    start_id = vocabulary.index(START)
+    start_id, end_id = vocabulary.index(START), vocabulary.index(END)
 
     def translate(model, sources):
         sources = np.asarray(sources)
-        ids = [greedy_ids(model, sources[i:i + batch_size], start_id, max_length)
+        ids = [recompute_greedy(model, sources[i:i + batch_size], max_length, start_id, end_id)
                for i in range(0, len(sources), batch_size)]
         return [pieces_to_text(row, vocabulary) for row in np.concatenate(ids)]
 
