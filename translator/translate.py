@@ -140,15 +140,22 @@ class Translator:
         """
         glossaries = glossaries or [None] * len(texts)
         spans = [self.spans(text, glossary) for text, glossary in zip(texts, glossaries)]
-        protected = [verbatim.protect(text, text_spans) for text, text_spans in zip(texts, spans)]
-        to_decode = [i for i, text in enumerate(texts) if not verbatim.is_fragment(text, spans[i])]
-        outputs = list(texts)
-        for i, output in zip(to_decode, self.decode_as_written([protected[i][0] for i in to_decode], beam_size)
+        # Every way of protecting each text (`verbatim.ways`) is decoded in the one batch; the first kept wins.
+        tries = [(i, way) for i, text_spans in enumerate(spans) for way in verbatim.ways(text_spans)]
+        protected = [verbatim.protect(texts[i], way) for i, way in tries]
+        to_decode = [n for n, (i, _) in enumerate(tries) if not verbatim.is_fragment(texts[i], spans[i])]
+        outputs = [texts[i] for i, _ in tries]
+        for n, output in zip(to_decode, self.decode_as_written([protected[n][0] for n in to_decode], beam_size)
                              if to_decode else []):
-            outputs[i] = output
-        # A fragment not decoded is its own "translation" with no stand-ins: restoring it writes its glossary terms.
-        restored = [verbatim.restore(output, text, text_spans, meanings if i in to_decode else {})
-                    for i, (output, text, text_spans, (_, meanings)) in enumerate(zip(outputs, texts, spans, protected))]
+            outputs[n] = output
+        restored = [None] * len(texts)
+        for n, (i, way) in enumerate(tries):
+            if restored[i] is not None:
+                continue
+            # A fragment not decoded is its own "translation" with no stand-ins: restoring it writes its glossary terms.
+            output, notes = verbatim.restore(outputs[n], texts[i], way, protected[n][1] if n in to_decode else {})
+            if verbatim.kept_by_model(output, [span for span in spans[i] if span not in way]):
+                restored[i] = output, notes
         if self.lexicon is not None:
             restored = [(verbatim.repair_invented(output, text, self.lexicon, self.word_counts,
                                                   [span.value for span in text_spans]), notes)

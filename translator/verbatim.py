@@ -95,6 +95,11 @@ KINDS = (
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 # Kinds protected whatever the corpus counts; numbers, names and words only when rare (see `wanted`).
 ALWAYS = {"url", "email", "handle", "path", "time", "phone", "date", "code", "title"}
+# Kinds first left to the model: a sentence holding one is decoded with them as written too, and that translation
+# is kept when each of them is still in it (`kept_by_model`): "at 2:30" -> "a las dos y media" (as the corpus
+# writes it), "Do you speak Bulgarian?" -> "¿Habla usted Bulgarian?" (not "¿Habla usted con John?").
+TRIED = {"time"}
+HOURS = ("una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce")
 
 
 class Span(NamedTuple):
@@ -150,6 +155,62 @@ def wanted(kind, text, counts):
     if kind == "number":
         return not text.isdigit() or is_rare(text, counts)
     return any(is_rare(word, counts) for word in WORD.findall(text))  # a name
+
+
+def ways(spans):
+    """The spans to protect in each way of decoding a text, first choice first: without the `TRIED` kinds (when
+    there are any), then all of them.
+
+    >>> [[s.value for s in way] for way in ways([Span(0, 4, "time", "2:30"), Span(8, 11, "number", "$20")])]
+    [['$20'], ['2:30', '$20']]
+    """
+    left = [span for span in spans if span.kind not in TRIED]
+    return [left, spans] if len(left) < len(spans) else [spans]
+
+
+def spoken_time(value):
+    """The clock time `value` as Spanish says it in words, as `(regular expression of the hour said with any ending,
+    the ending it must have)`, or None: hours 1 to 12 on the hour, a quarter past, half past or a quarter to, as the
+    corpus spells them ("a las dos y media").
+
+    >>> pattern, ending = spoken_time("2:30")
+    >>> [m[1] == ending for m in re.finditer(pattern, "a las dos y media, no a las dos")], spoken_time("10:05")
+    ([True, False], None)
+    """
+    match = re.fullmatch(r"(\d{1,2}):(00|15|30|45)", value)
+    if not match or not 1 <= int(match[1]) <= 12:
+        return None
+    hour, minutes = int(match[1]), match[2]
+    if minutes == "45":
+        hour = hour % 12 + 1
+    said = ("la " if hour == 1 else "las ") + HOURS[hour - 1]
+    ending = {"00": "", "15": " y cuarto", "30": " y media", "45": " menos cuarto"}[minutes]
+    return rf"(?<!\w){said}((?: y cuarto| y media| menos cuarto)?)(?!\w)", ending
+
+
+def kept_by_model(translation, spans):
+    """Whether `translation` holds each of `spans` as written, or a time in words (`spoken_time`), exactly as many
+    times as `spans` hold its value: a name repeated, or an hour said twice, is the model's garbling.
+
+    >>> kept_by_model("Llámame a las dos y media.", [Span(11, 15, "time", "2:30")])
+    True
+    >>> kept_by_model("Nos vemos a las dos y media y a las dos.", [Span(11, 15, "time", "2:30")])
+    False
+    >>> kept_by_model("Habla Bulgarian con Bulgarian.", [Span(10, 19, "name", "Bulgarian")])
+    False
+    """
+    for value, times in collections.Counter(span.value for span in spans).items():
+        found = len(re.findall(rf"(?<!\w){re.escape(value)}(?!\w)", translation))
+        kind = next(span.kind for span in spans if span.value == value)
+        spoken = spoken_time(value) if kind == "time" else None
+        if spoken:
+            said = [match[1] for match in re.finditer(spoken[0], translation, re.IGNORECASE)]
+            if any(ending != spoken[1] for ending in said):
+                return False
+            found += len(said)
+        if found != times:
+            return False
+    return True
 
 
 def find(text, counts, glossary_spans=()):
