@@ -53,6 +53,8 @@ STAND_INS = {
 }
 WORDS_FILE = "words_en.txt"
 MIN_COUNT = 5  # a word seen less often than this taught the model little about it
+# An invented word this far (a share of the sentence's length) from every rare source word garbles another word.
+FAR = 0.2
 TITLE = rf"(?:{'|'.join(TITLES)})\."
 CAPITALISED = r"[A-ZÀ-ÖØ-Þ][^\W_]*(?:-[^\W\d_][^\W_]*)*"
 FILE_ENDINGS = ("txt|csv|json|ya?ml|py|js|ts|html?|css|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|zip|tar|gz|md|log|cfg|ini|"
@@ -373,30 +375,80 @@ def _cut(translation, start, end):
     return (translation[:start].rstrip() + translation[end:]).strip() if start else translation[end:].lstrip()
 
 
+def rare_words(source, lexicon, counts):
+    """The words of `source` (`re.Match`es) that the corpus `counts` show fewer than `MIN_COUNT` times, in any case,
+    and that are no Spanish word of `lexicon` nor a number: the words the model may garble.
+
+    >>> [m.group() for m in rare_words("The firewall blocked the net.", {"net"}, {"The": 9, "the": 9, "blocked": 9})]
+    ['firewall']
+    """
+    return [match for match in WORD.finditer(source) if counts.get(match.group(), 0) + counts.get(match.group().lower(), 0)
+            < MIN_COUNT and not match.group().isdigit() and match.group().lower() not in lexicon]
+
+
+def invented(translation, source, lexicon, keep=()):
+    """The words of `translation` (`re.Match`es) found neither in `lexicon`, nor in `source`, nor in the strings
+    `keep` (a glossary's Spanish), lower-cased, nor numbers: words the model spelled from pieces.
+
+    >>> [m.group() for m in invented("El fuegal bloqueó la red 5.", "The firewall blocked the net.", {"el", "la", "red"})]
+    ['fuegal', 'bloqueó']
+    """
+    copied = {word.lower() for word in WORD.findall(source) + WORD.findall(" ".join(keep))}
+    return [match for match in WORD.finditer(translation) if not match.group().isdigit()
+            and match.group().lower() not in lexicon and match.group().lower() not in copied]
+
+
+def rare_word_spans(source, lexicon, counts, spans):
+    """`spans` and, as names, each of `rare_words` outside them: for a second decoding of a sentence whose
+    translation invented a word, with the words it garbled passed through ("El firewall bloqueó mi conexión.").
+
+    >>> [s.value for s in rare_word_spans("Follow @nasa for updates.", {"nasa"}, {"for": 9}, [Span(7, 12, "handle", "@nasa")])]
+    ['Follow', '@nasa', 'updates']
+    """
+    taken = [(span.start, span.end) for span in spans]
+    words = [Span(match.start(), match.end(), "name", match.group()) for match in rare_words(source, lexicon, counts)
+             if not any(a < match.end() and match.start() < b for a, b in taken)]
+    return sorted(spans + words)
+
+
+def _place(match, text):
+    """Where `match` sits in `text`: its word's index over the number of words (0 to 1)."""
+    return len(WORD.findall(text[:match.start()])) / max(len(WORD.findall(text)), 1)
+
+
+def misplaced(translation, source, lexicon, counts, keep=()):
+    """Whether an `invented` word of `translation` sits `FAR` or farther, in relative position, from every one of
+    the `rare_words` of `source`: then it garbles another word (a verb the model missed), and `repair_invented`
+    would write a rare word in its place ("El fuego desclinó mi conexión." -> "El fuego firewall mi conexión.").
+
+    >>> counts = {"The": 9, "blocked": 9, "my": 9, "connection": 9}
+    >>> source, lexicon = "The firewall blocked my connection.", {"el", "fuego", "mi", "conexión"}
+    >>> misplaced("El fuego desclinó mi conexión.", source, lexicon, counts)
+    True
+    >>> misplaced("El fuegal bloqueó mi conexión.", source, lexicon | {"bloqueó"}, counts)
+    False
+    """
+    rare = [_place(match, source) for match in rare_words(source, lexicon, counts)]
+    return bool(rare) and any(min(abs(place - _place(match, translation)) for place in rare) >= FAR - 1e-9
+                              for match in invented(translation, source, lexicon, keep))
+
+
 def repair_invented(translation, source, lexicon, counts, keep=()):
-    """`translation` with each word found neither in `lexicon`, nor in `source`, nor in the strings `keep`
-    (a glossary's Spanish) replaced by a `source` word the corpus `counts` show fewer than `MIN_COUNT` times
-    and `lexicon` does not hold, the one nearest in relative position (each is used once).
+    """`translation` with each of its `invented` words replaced by one of the `rare_words` of `source`, the one
+    nearest in relative position (each is used once).
 
     >>> repair_invented("El fuegal bloqueó la red.", "The firewall blocked the net.", {"el", "bloqueó", "la", "red"},
     ...                 {"The": 9, "the": 9, "blocked": 3, "net": 2})
     'El firewall bloqueó la red.'
     """
-    source_words = WORD.findall(source)
-    lowered = {word.lower() for word in source_words + WORD.findall(" ".join(keep))}
-    rare = [(i, word) for i, word in enumerate(source_words) if counts.get(word, 0) + counts.get(word.lower(), 0) < MIN_COUNT
-            and not word.isdigit() and word.lower() not in lexicon]
-    if not rare:
-        return translation
-    output = list(WORD.finditer(translation))
+    rare = [(_place(match, source), match.group()) for match in rare_words(source, lexicon, counts)]
     pieces, at = [], 0
-    for n, match in enumerate(output):
-        word = match.group()
-        if not rare or word.lower() in lexicon or word.lower() in lowered or word.isdigit():
-            continue
-        place = n / max(len(output), 1)
-        i, replacement = min(rare, key=lambda r: abs(r[0] / len(source_words) - place))
-        rare.remove((i, replacement))
-        pieces += [translation[at:match.start()], replacement]
+    for match in invented(translation, source, lexicon, keep):
+        if not rare:
+            break
+        place = _place(match, translation)
+        nearest = min(rare, key=lambda r: abs(r[0] - place))
+        rare.remove(nearest)
+        pieces += [translation[at:match.start()], nearest[1]]
         at = match.end()
     return "".join(pieces) + translation[at:]
