@@ -97,10 +97,10 @@ KINDS = (
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 # Kinds protected whatever the corpus counts; numbers, names and words only when rare (see `wanted`).
 ALWAYS = {"url", "email", "handle", "path", "time", "phone", "date", "code", "title"}
-# Kinds first left to the model: a sentence holding one is decoded with them as written too, and that translation
-# is kept when each of them is still in it (`kept_by_model`): "at 2:30" -> "a las dos y media" (as the corpus
-# writes it), "Do you speak Bulgarian?" -> "¿Habla usted Bulgarian?" (not "¿Habla usted con John?").
-TRIED = {"time"}
+# Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
+# translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
+# (as the corpus writes it), and a number with a separator, "2,000 books" -> "2.000 libros" (as Spanish writes it).
+SEPARATORS = str.maketrans(",.", ".,")
 HOURS = ("una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce")
 
 
@@ -159,14 +159,23 @@ def wanted(kind, text, counts):
     return any(is_rare(word, counts) for word in WORD.findall(text))  # a name
 
 
+def tried(span):
+    """Whether `span` is first left to the model: a time, or a number with a separator ("2,000", "3.14").
+
+    >>> [tried(Span(0, 4, kind, value)) for kind, value in (("time", "2:30"), ("number", "2,000"), ("number", "1999"))]
+    [True, True, False]
+    """
+    return span.kind == "time" or span.kind == "number" and bool(re.search(r"\d[.,]\d", span.value))
+
+
 def ways(spans):
-    """The spans to protect in each way of decoding a text, first choice first: without the `TRIED` kinds (when
+    """The spans to protect in each way of decoding a text, first choice first: without those `tried` (when
     there are any), then all of them.
 
     >>> [[s.value for s in way] for way in ways([Span(0, 4, "time", "2:30"), Span(8, 11, "number", "$20")])]
     [['$20'], ['2:30', '$20']]
     """
-    left = [span for span in spans if span.kind not in TRIED]
+    left = [span for span in spans if not tried(span)]
     return [left, spans] if len(left) < len(spans) else [spans]
 
 
@@ -202,8 +211,10 @@ def kept_by_model(translation, spans):
     False
     """
     for value, times in collections.Counter(span.value for span in spans).items():
-        found = len(re.findall(rf"(?<!\w){re.escape(value)}(?!\w)", translation))
         kind = next(span.kind for span in spans if span.value == value)
+        # Spanish writes "2,000" as "2.000" and "3.14" as "3,14"; the corpus' translations do.
+        written = {value, value.translate(SEPARATORS)} if kind == "number" else {value}
+        found = sum(len(re.findall(rf"(?<![\w.,]){re.escape(form)}(?![\w]|[.,]\d)", translation)) for form in written)
         spoken = spoken_time(value) if kind == "time" else None
         if spoken:
             said = [match[1] for match in re.finditer(spoken[0], translation, re.IGNORECASE)]
