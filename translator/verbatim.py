@@ -21,11 +21,22 @@ Plain numbers are protected when rare (two digits or more, seen fewer than
 `MIN_COUNT` times); a number with a separator, a sign, a currency or a percent
 sign always is.
 
+Protection is for what the model would change. A time and a number with a
+separator (`tried`) are first left to the model too: the sentence is decoded
+both ways in one batch, and the model's own translation is kept when it still
+holds each of them once, as written or as Spanish writes it (`kept_by_model`):
+"at 2:30" -> "a las dos y media", as the corpus spells it; "2,000 books" ->
+"2.000 libros". A garbled one ("a las 2:3") keeps the stand-in's translation.
+
 A word the model invents from subword pieces for an English word it barely
 knows ("He gloated." -> "Él se glotó.": a word found neither in the Spanish
 of the training corpus nor in the source) is replaced by that English word
 (`repair_invented`: the source's rare word nearest in relative position),
-which is what a reader can still make sense of. This was measured against
+which is what a reader can still make sense of. An invented word far from
+every rare source word (`misplaced`) garbles another word, a verb the model
+missed ("El fuego desclinó mi conexión."): the sentence is then decoded again
+with its rare words passed through as names, and that translation kept if it
+invents fewer words ("El firewall bloqueó mi conexión."). This was measured against
 passing every English word the corpus never shows through as a span, as
 rule-based systems do ("El firewall bloqueó mi conexión."): on the test
 sentences with a rare word, the repair left fewer sentences with an invented
