@@ -265,4 +265,4 @@ def test_a_translation_garbling_another_word_is_decoded_again_with_the_rare_word
     monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"fuego"})
     assert tiny_translator.translate([SOURCE, "The firewall is here."]) == [
         "El firewall bloqueó mi conexión.", "El firewall está aquí."]  # the second is repaired in place
-    assert [sorted(texts) for texts in decoded] == [["The firewall is here.", SOURCE], ["The John blocked my connection."]]
+    assert [sorted(texts) for texts in decoded] == [[SOURCE, "The firewall is here."], ["The John blocked my connection."]]
