@@ -181,3 +181,88 @@ def test_the_shipped_model_keeps_names_numbers_and_spans_it_never_saw():
              ["https://example.org"]]
     for translation, expected in zip(translator.translate(sentences, beam_size=4), words, strict=True):
         assert all(word in translation for word in expected), translation
+
+
+@pytest.mark.parametrize("time, translation, kept", [
+    ("2:30", "Te veo a las dos y media.", True),  # in words, as the corpus writes it
+    ("2:30", "Te veo a las 2:30.", True),  # as written
+    ("7:45", "Llega a las ocho menos cuarto.", True),  # a quarter to: the next hour
+    ("1:00", "Come a la una.", True),
+    ("2:00", "Te veo a las dos y media.", False),  # the hour said with another ending
+    ("10:30", "Nos vemos a las diez y media y a las diez.", False),  # the hour said twice
+    ("2:30", "Te veo a las 2:30, a las dos y media.", False),  # the time twice
+    ("2:30", "Te veo a las 2:3.", False),  # garbled
+    ("10:05", "Llega a las diez y cinco.", False),  # only hours, quarters and halves are taken in words
+    ("14:30", "Llega a las dos y media.", False),  # a 24-hour time said on a 12-hour clock loses the afternoon
+])
+def test_a_time_left_to_the_model_is_kept_as_written_or_in_words_once(time, translation, kept):
+    assert verbatim.kept_by_model(translation, [Span(0, len(time), "time", time)]) is kept
+
+
+@pytest.mark.parametrize("number, translation, kept", [
+    ("2,000", "Tiene 2.000 libros.", True),  # Spanish separators
+    ("2,000", "Tiene 2,000 libros.", True),  # as written
+    ("3.14", "Vale 3,14.", True),
+    ("2,000", "Tiene 2.000 libros, 2,000.", False),  # twice
+    ("8,336,817", "Son 8.336.", False),  # a part of it
+    ("8,336", "Son 8.336.817.", False),  # in a longer number
+    ("2,000", "Tiene 200 libros.", False),
+])
+def test_a_number_left_to_the_model_is_kept_as_written_or_with_spanish_separators_once(number, translation, kept):
+    assert verbatim.kept_by_model(translation, [Span(0, len(number), "number", number)]) is kept
+
+
+@pytest.mark.parametrize("span, first_left", [
+    (Span(0, 4, "time", "2:30"), True), (Span(0, 5, "number", "2,000"), True), (Span(0, 4, "number", "3.14"), True),
+    (Span(0, 4, "number", "1999"), False),  # a plain rare number: the model garbles it ("Android 14")
+    (Span(0, 3, "number", "$20"), False), (Span(0, 8, "name", "Olusegun"), False),
+])
+def test_only_times_and_numbers_with_separators_are_first_left_to_the_model(span, first_left):
+    assert verbatim.tried(span) is first_left
+
+
+def speaking(translator, monkeypatch, answers):
+    """The translator with a model that answers each text from `answers` (else echoes it); what it was given is kept."""
+    decoded = []
+
+    def decode(texts, beam_size=1):
+        decoded.append(list(texts))
+        return [answers.get(text, text) for text in texts]
+
+    monkeypatch.setattr(translator, "decode_as_written", decode)
+    monkeypatch.setattr(translator, "word_counts", COUNTS)
+    return decoded
+
+
+@pytest.mark.parametrize("spoken, expected", [
+    ("Te veo a las dos y media.", "Te veo a las dos y media."),  # the model's words are kept
+    ("Te veo a las 2:3.", "Te veo a las 2:30."),  # the model garbled it: the stand-in's translation
+])
+def test_a_time_is_first_left_to_the_model_and_protected_when_it_garbles_it(tiny_translator, monkeypatch, spoken,
+                                                                           expected):
+    decoded = speaking(tiny_translator, monkeypatch, {"Look here at 2:30.": spoken, "Look here at 45.": "Te veo a las 45."})
+    assert tiny_translator.translate("Look here at 2:30.") == expected
+    assert decoded == [["Look here at 2:30.", "Look here at 45."]]  # both ways, in one batch
+
+
+SOURCE = "The firewall blocked my connection."
+
+
+@pytest.mark.parametrize("translation, far", [
+    ("El fuego desclinó mi conexión.", True),  # the invented word is the verb's place, not the rare word's
+    ("El fuegal bloqueó mi conexión.", False),  # it is at the rare word's place
+    ("El bloqueó mi conexión.", False),  # nothing invented
+])
+def test_an_invented_word_far_from_every_rare_word_is_misplaced(translation, far):
+    assert verbatim.misplaced(translation, SOURCE, LEXICON | {"fuego"}, COUNTS) is far
+
+
+def test_a_translation_garbling_another_word_is_decoded_again_with_the_rare_words_passed_through(tiny_translator,
+                                                                                                  monkeypatch):
+    decoded = speaking(tiny_translator, monkeypatch, {SOURCE: "El fuego desclinó mi conexión.",
+                                                      "The John blocked my connection.": "El John bloqueó mi conexión.",
+                                                      "The firewall is here.": "El fuegal está aquí."})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"fuego"})
+    assert tiny_translator.translate([SOURCE, "The firewall is here."]) == [
+        "El firewall bloqueó mi conexión.", "El firewall está aquí."]  # the second is repaired in place
+    assert [sorted(texts) for texts in decoded] == [[SOURCE, "The firewall is here."], ["The John blocked my connection."]]

@@ -136,24 +136,51 @@ class Translator:
 
         `glossaries` gives each text's glossary (or None): see `translate`.
         A text that is only protected spans and punctuation ("2") is written
-        as it is, not decoded. Invented words are repaired (`verbatim.repair_invented`).
+        as it is, not decoded. Invented words are repaired
+        (`verbatim.repair_invented`); a translation that invents a word far
+        from every rare source word (`verbatim.misplaced`) is first decoded
+        once more with the source's rare words passed through as names, and
+        that one kept if it invents fewer.
         """
         glossaries = glossaries or [None] * len(texts)
         spans = [self.spans(text, glossary) for text, glossary in zip(texts, glossaries)]
-        protected = [verbatim.protect(text, text_spans) for text, text_spans in zip(texts, spans)]
-        to_decode = [i for i, text in enumerate(texts) if not verbatim.is_fragment(text, spans[i])]
-        outputs = list(texts)
-        for i, output in zip(to_decode, self.decode_as_written([protected[i][0] for i in to_decode], beam_size)
+        restored = self.decode_protected(texts, spans, beam_size)
+        if self.lexicon is None:
+            return [output for output, _ in restored], [notes for _, notes in restored]
+        keep = [[span.value for span in text_spans] for text_spans in spans]
+        wider = {i: verbatim.rare_word_spans(texts[i], self.lexicon, self.word_counts, spans[i])
+                 for i, (output, _) in enumerate(restored)
+                 if verbatim.misplaced(output, texts[i], self.lexicon, self.word_counts, keep[i])}
+        again = [i for i in wider if len(wider[i]) > len(spans[i])]
+        for i, (output, notes) in zip(again, self.decode_protected([texts[i] for i in again], [wider[i] for i in again],
+                                                                   beam_size)):
+            if len(verbatim.invented(output, texts[i], self.lexicon, keep[i])) < len(
+                    verbatim.invented(restored[i][0], texts[i], self.lexicon, keep[i])):
+                restored[i] = output, notes
+        outputs = [verbatim.repair_invented(output, text, self.lexicon, self.word_counts, words)
+                   for (output, _), text, words in zip(restored, texts, keep)]
+        return outputs, [notes for _, notes in restored]
+
+    def decode_protected(self, texts, spans, beam_size=1):
+        """`(translation, notes)` of each of `texts`, decoded with its `spans` (a list of `verbatim.Span`s for each)
+        behind stand-ins and written back (`verbatim.restore`)."""
+        # Every way of protecting each text (`verbatim.ways`) is decoded in the one batch; the first kept wins.
+        tries = [(i, way) for i, text_spans in enumerate(spans) for way in verbatim.ways(text_spans)]
+        protected = [verbatim.protect(texts[i], way) for i, way in tries]
+        to_decode = [n for n, (i, _) in enumerate(tries) if not verbatim.is_fragment(texts[i], spans[i])]
+        outputs = [texts[i] for i, _ in tries]
+        for n, output in zip(to_decode, self.decode_as_written([protected[n][0] for n in to_decode], beam_size)
                              if to_decode else []):
-            outputs[i] = output
-        # A fragment not decoded is its own "translation" with no stand-ins: restoring it writes its glossary terms.
-        restored = [verbatim.restore(output, text, text_spans, meanings if i in to_decode else {})
-                    for i, (output, text, text_spans, (_, meanings)) in enumerate(zip(outputs, texts, spans, protected))]
-        if self.lexicon is not None:
-            restored = [(verbatim.repair_invented(output, text, self.lexicon, self.word_counts,
-                                                  [span.value for span in text_spans]), notes)
-                        for (output, notes), text, text_spans in zip(restored, texts, spans)]
-        return [output for output, _ in restored], [notes for _, notes in restored]
+            outputs[n] = output
+        restored = [None] * len(texts)
+        for n, (i, way) in enumerate(tries):
+            if restored[i] is not None:
+                continue
+            # A fragment not decoded is its own "translation" with no stand-ins: restoring it writes its glossary terms.
+            output, notes = verbatim.restore(outputs[n], texts[i], way, protected[n][1] if n in to_decode else {})
+            if verbatim.kept_by_model(output, [span for span in spans[i] if span not in way]):
+                restored[i] = output, notes
+        return restored
 
     def spans(self, text, glossary=None):
         """The `verbatim.Span`s of `text` to come out unchanged: only `glossary`'s without placeholders."""

@@ -21,11 +21,22 @@ Plain numbers are protected when rare (two digits or more, seen fewer than
 `MIN_COUNT` times); a number with a separator, a sign, a currency or a percent
 sign always is.
 
+Protection is for what the model would change. A time and a number with a
+separator (`tried`) are first left to the model too: the sentence is decoded
+both ways in one batch, and the model's own translation is kept when it still
+holds each of them once, as written or as Spanish writes it (`kept_by_model`):
+"at 2:30" -> "a las dos y media", as the corpus spells it; "2,000 books" ->
+"2.000 libros". A garbled one ("a las 2:3") keeps the stand-in's translation.
+
 A word the model invents from subword pieces for an English word it barely
 knows ("He gloated." -> "Él se glotó.": a word found neither in the Spanish
 of the training corpus nor in the source) is replaced by that English word
 (`repair_invented`: the source's rare word nearest in relative position),
-which is what a reader can still make sense of. This was measured against
+which is what a reader can still make sense of. An invented word far from
+every rare source word (`misplaced`) garbles another word, a verb the model
+missed ("El fuego desclinó mi conexión."): the sentence is then decoded again
+with its rare words passed through as names, and that translation kept if it
+invents fewer words ("El firewall bloqueó mi conexión."). This was measured against
 passing every English word the corpus never shows through as a span, as
 rule-based systems do ("El firewall bloqueó mi conexión."): on the test
 sentences with a rare word, the repair left fewer sentences with an invented
@@ -53,6 +64,8 @@ STAND_INS = {
 }
 WORDS_FILE = "words_en.txt"
 MIN_COUNT = 5  # a word seen less often than this taught the model little about it
+# An invented word this far (a share of the sentence's length) from every rare source word garbles another word.
+FAR = 0.2
 TITLE = rf"(?:{'|'.join(TITLES)})\."
 CAPITALISED = r"[A-ZÀ-ÖØ-Þ][^\W_]*(?:-[^\W\d_][^\W_]*)*"
 FILE_ENDINGS = ("txt|csv|json|ya?ml|py|js|ts|html?|css|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|zip|tar|gz|md|log|cfg|ini|"
@@ -95,6 +108,11 @@ KINDS = (
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 # Kinds protected whatever the corpus counts; numbers, names and words only when rare (see `wanted`).
 ALWAYS = {"url", "email", "handle", "path", "time", "phone", "date", "code", "title"}
+# Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
+# translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
+# (as the corpus writes it), and a number with a separator, "2,000 books" -> "2.000 libros" (as Spanish writes it).
+SEPARATORS = str.maketrans(",.", ".,")
+HOURS = ("una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce")
 
 
 class Span(NamedTuple):
@@ -150,6 +168,73 @@ def wanted(kind, text, counts):
     if kind == "number":
         return not text.isdigit() or is_rare(text, counts)
     return any(is_rare(word, counts) for word in WORD.findall(text))  # a name
+
+
+def tried(span):
+    """Whether `span` is first left to the model: a time, or a number with a separator ("2,000", "3.14").
+
+    >>> [tried(Span(0, 4, kind, value)) for kind, value in (("time", "2:30"), ("number", "2,000"), ("number", "1999"))]
+    [True, True, False]
+    """
+    return span.kind == "time" or span.kind == "number" and bool(re.search(r"\d[.,]\d", span.value))
+
+
+def ways(spans):
+    """The spans to protect in each way of decoding a text, first choice first: without those `tried` (when
+    there are any), then all of them.
+
+    >>> [[s.value for s in way] for way in ways([Span(0, 4, "time", "2:30"), Span(8, 11, "number", "$20")])]
+    [['$20'], ['2:30', '$20']]
+    """
+    left = [span for span in spans if not tried(span)]
+    return [left, spans] if len(left) < len(spans) else [spans]
+
+
+def spoken_time(value):
+    """The clock time `value` as Spanish says it in words, as `(regular expression of the hour said with any ending,
+    the ending it must have)`, or None: hours 1 to 12 on the hour, a quarter past, half past or a quarter to, as the
+    corpus spells them ("a las dos y media").
+
+    >>> pattern, ending = spoken_time("2:30")
+    >>> [m[1] == ending for m in re.finditer(pattern, "a las dos y media, no a las dos")], spoken_time("10:05")
+    ([True, False], None)
+    """
+    match = re.fullmatch(r"(\d{1,2}):(00|15|30|45)", value)
+    if not match or not 1 <= int(match[1]) <= 12:
+        return None
+    hour, minutes = int(match[1]), match[2]
+    if minutes == "45":
+        hour = hour % 12 + 1
+    said = ("la " if hour == 1 else "las ") + HOURS[hour - 1]
+    ending = {"00": "", "15": " y cuarto", "30": " y media", "45": " menos cuarto"}[minutes]
+    return rf"(?<!\w){said}((?: y cuarto| y media| menos cuarto)?)(?!\w)", ending
+
+
+def kept_by_model(translation, spans):
+    """Whether `translation` holds each of `spans` as written, or a time in words (`spoken_time`), exactly as many
+    times as `spans` hold its value: a name repeated, or an hour said twice, is the model's garbling.
+
+    >>> kept_by_model("Llámame a las dos y media.", [Span(11, 15, "time", "2:30")])
+    True
+    >>> kept_by_model("Nos vemos a las dos y media y a las dos.", [Span(11, 15, "time", "2:30")])
+    False
+    >>> kept_by_model("Habla Bulgarian con Bulgarian.", [Span(10, 19, "name", "Bulgarian")])
+    False
+    """
+    for value, times in collections.Counter(span.value for span in spans).items():
+        kind = next(span.kind for span in spans if span.value == value)
+        # Spanish writes "2,000" as "2.000" and "3.14" as "3,14"; the corpus' translations do.
+        written = {value, value.translate(SEPARATORS)} if kind == "number" else {value}
+        found = sum(len(re.findall(rf"(?<![\w.,]){re.escape(form)}(?![\w]|[.,]\d)", translation)) for form in written)
+        spoken = spoken_time(value) if kind == "time" else None
+        if spoken:
+            said = [match[1] for match in re.finditer(spoken[0], translation, re.IGNORECASE)]
+            if any(ending != spoken[1] for ending in said):
+                return False
+            found += len(said)
+        if found != times:
+            return False
+    return True
 
 
 def find(text, counts, glossary_spans=()):
@@ -312,30 +397,80 @@ def _cut(translation, start, end):
     return (translation[:start].rstrip() + translation[end:]).strip() if start else translation[end:].lstrip()
 
 
+def rare_words(source, lexicon, counts):
+    """The words of `source` (`re.Match`es) that the corpus `counts` show fewer than `MIN_COUNT` times, in any case,
+    and that are no Spanish word of `lexicon` nor a number: the words the model may garble.
+
+    >>> [m.group() for m in rare_words("The firewall blocked the net.", {"net"}, {"The": 9, "the": 9, "blocked": 9})]
+    ['firewall']
+    """
+    return [match for match in WORD.finditer(source) if counts.get(match.group(), 0) + counts.get(match.group().lower(), 0)
+            < MIN_COUNT and not match.group().isdigit() and match.group().lower() not in lexicon]
+
+
+def invented(translation, source, lexicon, keep=()):
+    """The words of `translation` (`re.Match`es) found neither in `lexicon`, nor in `source`, nor in the strings
+    `keep` (a glossary's Spanish), lower-cased, nor numbers: words the model spelled from pieces.
+
+    >>> [m.group() for m in invented("El fuegal bloqueó la red 5.", "The firewall blocked the net.", {"el", "la", "red"})]
+    ['fuegal', 'bloqueó']
+    """
+    copied = {word.lower() for word in WORD.findall(source) + WORD.findall(" ".join(keep))}
+    return [match for match in WORD.finditer(translation) if not match.group().isdigit()
+            and match.group().lower() not in lexicon and match.group().lower() not in copied]
+
+
+def rare_word_spans(source, lexicon, counts, spans):
+    """`spans` and, as names, each of `rare_words` outside them: for a second decoding of a sentence whose
+    translation invented a word, with the words it garbled passed through ("El firewall bloqueó mi conexión.").
+
+    >>> [s.value for s in rare_word_spans("Follow @nasa for updates.", {"nasa"}, {"for": 9}, [Span(7, 12, "handle", "@nasa")])]
+    ['Follow', '@nasa', 'updates']
+    """
+    taken = [(span.start, span.end) for span in spans]
+    words = [Span(match.start(), match.end(), "name", match.group()) for match in rare_words(source, lexicon, counts)
+             if not any(a < match.end() and match.start() < b for a, b in taken)]
+    return sorted(spans + words)
+
+
+def _place(match, text):
+    """Where `match` sits in `text`: its word's index over the number of words (0 to 1)."""
+    return len(WORD.findall(text[:match.start()])) / max(len(WORD.findall(text)), 1)
+
+
+def misplaced(translation, source, lexicon, counts, keep=()):
+    """Whether an `invented` word of `translation` sits `FAR` or farther, in relative position, from every one of
+    the `rare_words` of `source`: then it garbles another word (a verb the model missed), and `repair_invented`
+    would write a rare word in its place ("El fuego desclinó mi conexión." -> "El fuego firewall mi conexión.").
+
+    >>> counts = {"The": 9, "blocked": 9, "my": 9, "connection": 9}
+    >>> source, lexicon = "The firewall blocked my connection.", {"el", "fuego", "mi", "conexión"}
+    >>> misplaced("El fuego desclinó mi conexión.", source, lexicon, counts)
+    True
+    >>> misplaced("El fuegal bloqueó mi conexión.", source, lexicon | {"bloqueó"}, counts)
+    False
+    """
+    rare = [_place(match, source) for match in rare_words(source, lexicon, counts)]
+    return bool(rare) and any(min(abs(place - _place(match, translation)) for place in rare) >= FAR - 1e-9
+                              for match in invented(translation, source, lexicon, keep))
+
+
 def repair_invented(translation, source, lexicon, counts, keep=()):
-    """`translation` with each word found neither in `lexicon`, nor in `source`, nor in the strings `keep`
-    (a glossary's Spanish) replaced by a `source` word the corpus `counts` show fewer than `MIN_COUNT` times
-    and `lexicon` does not hold, the one nearest in relative position (each is used once).
+    """`translation` with each of its `invented` words replaced by one of the `rare_words` of `source`, the one
+    nearest in relative position (each is used once).
 
     >>> repair_invented("El fuegal bloqueó la red.", "The firewall blocked the net.", {"el", "bloqueó", "la", "red"},
     ...                 {"The": 9, "the": 9, "blocked": 3, "net": 2})
     'El firewall bloqueó la red.'
     """
-    source_words = WORD.findall(source)
-    lowered = {word.lower() for word in source_words + WORD.findall(" ".join(keep))}
-    rare = [(i, word) for i, word in enumerate(source_words) if counts.get(word, 0) + counts.get(word.lower(), 0) < MIN_COUNT
-            and not word.isdigit() and word.lower() not in lexicon]
-    if not rare:
-        return translation
-    output = list(WORD.finditer(translation))
+    rare = [(_place(match, source), match.group()) for match in rare_words(source, lexicon, counts)]
     pieces, at = [], 0
-    for n, match in enumerate(output):
-        word = match.group()
-        if not rare or word.lower() in lexicon or word.lower() in lowered or word.isdigit():
-            continue
-        place = n / max(len(output), 1)
-        i, replacement = min(rare, key=lambda r: abs(r[0] / len(source_words) - place))
-        rare.remove((i, replacement))
-        pieces += [translation[at:match.start()], replacement]
+    for match in invented(translation, source, lexicon, keep):
+        if not rare:
+            break
+        place = _place(match, translation)
+        nearest = min(rare, key=lambda r: abs(r[0] - place))
+        rare.remove(nearest)
+        pieces += [translation[at:match.start()], nearest[1]]
         at = match.end()
     return "".join(pieces) + translation[at:]
