@@ -179,3 +179,19 @@ def test_a_recipe_is_checked_before_any_stage_runs(monkeypatch):
     monkeypatch.setitem(recipe.RECIPES, "no-model", [model, {"name": "b", "kind": "translate", "teacher": "a"}])
     with pytest.raises(ValueError, match="recipe no-model: its last stage, b, makes no model"):
         recipe.stages("no-model")
+
+
+def test_a_stage_that_only_finished_stages_read_is_not_needed(tmp_path):
+    declared = recipe.RECIPES["tiny"]
+    assert recipe.needed(declared, tmp_path) == {stage["name"] for stage in declared}
+
+    def finish(name, record="training"):
+        (tmp_path / "models" / name).mkdir(parents=True)
+        model_dir.update_metrics(tmp_path / "models" / name, **{record: {}})
+
+    finish("tiny-mean")  # a model made elsewhere stands in for the stage: the two runs it averages are not needed
+    assert recipe.needed(declared, tmp_path) == {"tiny-mean", "tiny-distilled", "tiny-student"}
+    finish("tiny-distilled", "translation")  # the student still reads both
+    assert recipe.needed(declared, tmp_path) == {"tiny-mean", "tiny-distilled", "tiny-student"}
+    finish("tiny-student")
+    assert recipe.needed(declared, tmp_path) == {"tiny-student"}

@@ -6,9 +6,10 @@ in order. Each stage writes one model directory, `RUNS/<recipe>/models/<stage>/`
 a train stage keeps its run state in `RUNS/<recipe>/state/<stage>/`
 (`run_state`), so a stop at any moment loses at most the epoch under way,
 and a stage whose model directory is complete is skipped when the recipe runs
-again. The last stage's model is then copied to `saved_models/<recipe>/` (or
-`--name`), never over a model there without `--overwrite`; its metrics.json
-records the recipe as declared and each stage's time.
+again, as is a stage that only stages already complete read (`needed`). The
+last stage's model is then copied to `saved_models/<recipe>/` (or `--name`),
+never over a model there without `--overwrite`; its metrics.json records the
+recipe as declared and each stage's time.
 
 A stage is a dict: its `name`, its `kind`, and what that kind reads:
 
@@ -138,6 +139,25 @@ def average_stage(stage, recipe_dir, output, settings):
 KINDS = {"train": train_stage, "average": average_stage, "translate": translate_stage}
 
 
+def reads(stage):
+    """The earlier stages `stage` reads, as (key, stage name) pairs."""
+    for key in READS:
+        earlier = stage.get(key, [])
+        yield from ((key, name) for name in ([earlier] if isinstance(earlier, str) else earlier))
+
+
+def needed(recipe, recipe_dir):
+    """The names of the stages to run or find done: the last one, and what every needed stage that is not done
+    reads. A stage whose readers are all done is not needed, so its directory may be deleted to free the disk,
+    or a model made elsewhere may stand in for a stage: the shipped model copied in as `mean-27-33-39` starts
+    the distillation without the hours of training before it."""
+    wanted = {recipe[-1]["name"]}
+    for stage in reversed(recipe):
+        if stage["name"] in wanted and not finished(recipe_dir / "models" / stage["name"]):
+            wanted.update(name for _, name in reads(stage))
+    return wanted
+
+
 def stages(name):
     """The stages of the recipe `name`; raises `ValueError` (before any work) for an unknown recipe
     or kind, a stage that reads a stage not run before it or of another kind than it needs, or a
@@ -148,14 +168,12 @@ def stages(name):
     for stage in RECIPES[name]:
         if stage["kind"] not in KINDS:
             raise UsageError(f"stage {stage['name']}: unknown kind {stage['kind']!r}; choose one of {', '.join(KINDS)}")
-        for key, readable in READS.items():
-            earlier = stage.get(key, [])
-            for needed in [earlier] if isinstance(earlier, str) else earlier:
-                if needed not in kinds:
-                    raise UsageError(f"stage {stage['name']} reads {needed!r}, which is not a stage before it")
-                if kinds[needed] not in readable:
-                    raise UsageError(f"stage {stage['name']}: {key} {needed!r} is a {kinds[needed]} stage, "
-                                     f"not one of {', '.join(readable)}")
+        for key, needed in reads(stage):
+            if needed not in kinds:
+                raise UsageError(f"stage {stage['name']} reads {needed!r}, which is not a stage before it")
+            if kinds[needed] not in READS[key]:
+                raise UsageError(f"stage {stage['name']}: {key} {needed!r} is a {kinds[needed]} stage, "
+                                 f"not one of {', '.join(READS[key])}")
         kinds[stage["name"]] = stage["kind"]
     if RECIPES[name][-1]["kind"] not in MODEL_KINDS:
         raise UsageError(f"recipe {name}: its last stage, {RECIPES[name][-1]['name']}, makes no model")
@@ -199,10 +217,14 @@ def run(name, runs_dir="runs", output_dir="saved_models", final_name=None, overw
     model_dir.check_free(final, overwrite)  # now, not after hours of training
     recipe_dir = Path(runs_dir) / name
     settings = {"data_path": data_path, "mixed_precision": mixed_precision, "jit_compile": jit_compile}
-    seconds = []
+    seconds, wanted = [], needed(recipe, recipe_dir)
     for number, stage in enumerate(recipe, 1):
         output = recipe_dir / "models" / stage["name"]
         heading = f"recipe {name}, stage {number}/{len(recipe)}, {stage['name']} ({describe(stage)})"
+        if stage["name"] not in wanted:
+            logger.info("%s: not needed, every stage that reads it is done: skipped", heading)
+            seconds.append({"stage": stage["name"], "seconds": None})
+            continue
         before = finished(output)
         logger.info("%s: %s", heading, f"done before, in {output}: skipped" if before else "starting")
         seconds.append({"stage": stage["name"], "seconds": run_stage(stage, recipe_dir, output, settings)})
