@@ -15,10 +15,12 @@ which compiles one shape, every row runs to the end in caches of
 `max_length` slots.
 """
 
+import itertools
+
 import tensorflow as tf
 from keras import ops
 
-from translator import masks
+from translator import ensemble, masks
 from translator.defaults import DEFAULT_BEAM, LENGTH_PENALTY
 
 # Under XLA, source lengths are padded up to a multiple of this: few shapes to compile, little padding to compute.
@@ -119,12 +121,22 @@ def _begin(model, source_ids, start_id, max_length, copies=1, compact=True):
     context)` runs `_decoder_step` on the rows `live` (`live_rows`); `state` is the loop's first `(index,
     previous, done, tokens, attended, live, caches, context)`; `narrow(live, next_live, context)` is the
     `context` of the rows `next_live`: their source padding and cross-attention caches.
+
+    An `ensemble.Ensemble` runs every member's step on the same tokens: the caches are the members' one
+    after another, the logits `ensemble.mean_log_probs` of theirs, the attention the mean of theirs.
     """
     source_ids = ops.convert_to_tensor(source_ids, "int32")
     rows = ops.shape(source_ids)[0] * copies
     source_padding = masks.padding_mask(source_ids)
-    encoded = model.encode(source_ids, training=False)
-    self_caches, cross_caches = _decoder_caches(model, encoded, rows, 0 if compact else max_length)
+    models = ensemble.members(model)
+    self_caches, cross_caches = [], []
+    for member in models:
+        member_caches = _decoder_caches(member, member.encode(source_ids, training=False), rows,
+                                        0 if compact else max_length)
+        self_caches, cross_caches = self_caches + member_caches[0], cross_caches + member_caches[1]
+    # Where each member's caches start and end in those lists: each has one per decoder layer.
+    ends = list(itertools.accumulate(len(member.decoder_layers) for member in models))
+    bounds = list(zip([0, *ends], ends))
 
     def gather(live):
         # A sentence's beams share its encoding and cross-attention keys and values: computed once, then gathered.
@@ -136,7 +148,14 @@ def _begin(model, source_ids, start_id, max_length, copies=1, compact=True):
 
     def step(previous, index, live, caches, context):
         padding, *cross = context
-        return _decoder_step(model, ops.take(previous, live, axis=0), index, None, padding, caches, cross, compact)
+        token = ops.take(previous, live, axis=0)
+        outputs = [_decoder_step(member, token, index, None, padding, caches[start:end], cross[start:end], compact)
+                   for member, (start, end) in zip(models, bounds)]
+        if len(outputs) == 1:
+            return outputs[0]
+        logits, caches, attention = zip(*outputs)
+        return (ensemble.mean_log_probs(logits), [cache for member in caches for cache in member],
+                ops.mean(ops.stack(attention), axis=0))
 
     previous = ops.full((rows, 1), start_id, "int32")
     # An empty source (all padding) has nothing to translate: it is done before the first step.

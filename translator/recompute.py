@@ -45,7 +45,6 @@ def recompute_beam(model, source_ids, max_length, start_id, end_id, beam_size, l
     best = np.zeros((int(ops.shape(source_ids)[0]), max_length), "int32")
     for row in range(best.shape[0]):
         source = source_ids[row : row + 1]
-        encoded = model.encode(source, training=False)
         beams = [([], 0.0, 0, False)]  # (tokens, log-probability, length, finished)
         for _ in range(max_length):
             if all(finished for *_, finished in beams):
@@ -54,8 +53,8 @@ def recompute_beam(model, source_ids, max_length, start_id, end_id, beam_size, l
             live = [tokens for tokens, *_, finished in beams if not finished]
             prefixes = ops.convert_to_tensor([[start_id, *tokens] for tokens in live], "int32")
             sources = ops.repeat(source, len(live), axis=0)
-            logits = ops.convert_to_numpy(model.decode(prefixes, ops.repeat(encoded, len(live), axis=0),
-                                                       masks.padding_mask(sources))[:, -1])
+            encoded = model.encode(sources, training=False)
+            logits = ops.convert_to_numpy(model.decode(prefixes, encoded, masks.padding_mask(sources))[:, -1])
             log_probs = iter(ops.convert_to_numpy(ops.log_softmax(logits, axis=-1)))
             candidates = []
             for tokens, score, length, finished in beams:

@@ -73,13 +73,10 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
           strategy=None, callbacks=(), start_from=None, overwrite=False, train_pairs=None):
     """Trains `config`; writes and returns `output_dir/<config.name>/` (over a model there only with `overwrite`).
 
-    `splits` (a dict of train/val pair lists) replaces the corpus; `callbacks` join the standard ones.
-    `train_pairs` are learned from in place of the training split (a teacher's translations, see
-    `translator.distill`); the vocabularies, the validation and the model's word lists still come from `splits`.
-    `start_from`, a model directory with the same architecture (see `warm_start_config`), gives the first
-    weights and the vocabularies: to train a shipped model longer or on your own pairs. On several workers
-    (`TF_CONFIG`, see `devices.choose_strategy`) every worker runs this alike; the chief writes the model
-    and returns its directory, the others return None.
+    `splits` (train/val pair lists) replaces the corpus; `train_pairs` (a teacher's translations, `distill`) replace
+    its training split for learning only; `callbacks` join the standard ones. `start_from`, a model directory of the
+    same architecture (`warm_start_config`), gives the first weights and the vocabularies. On several workers
+    (`TF_CONFIG`, `devices.choose_strategy`) the chief writes the model and returns its directory, the others None.
     """
     # First: a multi-worker strategy must be made before TensorFlow's runtime starts.
     strategy = strategy or choose_strategy()

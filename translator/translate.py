@@ -13,6 +13,7 @@ from keras import ops
 
 from translator import decoding, masks, model_dir, rerank, segments, verbatim
 from translator.devices import resolve_auto
+from translator.ensemble import Ensemble, check_same_text, members
 from translator.errors import UsageError
 
 
@@ -20,7 +21,8 @@ class Translator:
     """English in, readable Spanish out.
 
     Args:
-        model, pipeline, config: what `model_dir.load` returns (`Translator.load` does it).
+        model, pipeline, config: what `model_dir.load` returns (`Translator.load` does it); the model
+            may be an `ensemble.Ensemble`.
         batch_size: sentences decoded together.
         jit_compile: compile the decoding loop with XLA: True, False, or None
             (auto: on with a GPU or TPU). On a CPU, XLA decodes faster but
@@ -75,10 +77,18 @@ class Translator:
         )
 
     @classmethod
-    def load(cls, directory, **kwargs):
+    def load(cls, directory, ensemble=(), **kwargs):
+        """The translator of the model in `directory`; with `ensemble`, more model directories decoded with it
+        as one (`translator.ensemble`). The word lists are `directory`'s."""
         kwargs = {"word_counts": verbatim.load_word_counts(directory),
                   "lexicon": rerank.load_lexicon(directory), **kwargs}
-        return cls(*model_dir.load(directory), **kwargs)
+        model, pipeline, config = model_dir.load(directory)
+        if ensemble:
+            directories = [directory, *ensemble]
+            others = [model_dir.load(other) for other in ensemble]
+            check_same_text(directories, [pipeline, *(o[1] for o in others)], [config, *(o[2] for o in others)])
+            model = Ensemble([model, *(o[0] for o in others)])
+        return cls(model, pipeline, config, **kwargs)
 
     def ids_function(self, beam_size=1, all_beams=False):
         """The `decoding.decoding_graph` of this model for `beam_size` (and `all_beams`), built once."""
@@ -267,15 +277,17 @@ class Translator:
         Returns `(source_tokens, target_tokens, weights)`, weights of shape
         `(len(target_tokens), len(source_tokens))` from the last decoder layer,
         averaged over heads: row i says which source tokens target token i looked at.
+        Of an ensemble, the first model's attention on the ensemble's translation.
         """
+        model = members(self.model)[0]
         source_ids = tf.cast(self.pipeline.source(tf.constant([text])), tf.int32)
         tokens, _ = self.greedy_ids(source_ids)
         tokens = [int(t) for t in tokens.numpy()[0] if t]
         if self.pipeline.end_id in tokens:
             tokens = tokens[: tokens.index(self.pipeline.end_id) + 1]
         prefix = ops.convert_to_tensor([[self.pipeline.start_id] + tokens[:-1]], "int32")
-        encoded = self.model.encode(source_ids, training=False)
-        _, scores = self.model.decode(prefix, encoded, masks.padding_mask(source_ids), return_attention_scores=True)
+        encoded = model.encode(source_ids, training=False)
+        _, scores = model.decode(prefix, encoded, masks.padding_mask(source_ids), return_attention_scores=True)
         source = [int(i) for i in source_ids.numpy()[0] if i]
         weights = ops.convert_to_numpy(ops.mean(scores[-1][0], axis=0))[:, : len(source)]
         source_tokens = [self.pipeline.source_vocabulary[i] for i in source]
