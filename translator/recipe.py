@@ -221,7 +221,7 @@ def run(name, runs_dir="runs", output_dir="saved_models", final_name=None, overw
     for number, stage in enumerate(recipe, 1):
         output = recipe_dir / "models" / stage["name"]
         heading = f"recipe {name}, stage {number}/{len(recipe)}, {stage['name']} ({describe(stage)})"
-        if stage["name"] not in wanted:
+        if stage["name"] not in wanted and not finished(output):  # one that is done is checked as ever
             logger.info("%s: not needed, every stage that reads it is done: skipped", heading)
             seconds.append({"stage": stage["name"], "seconds": None})
             continue
