@@ -44,6 +44,19 @@ def import_tensorflow_quietly():
         os.close(devnull)
 
 
+class StderrHandler(logging.StreamHandler):
+    """A handler that writes to `sys.stderr` as it is when a record comes, not as it was when `main()` first
+    ran: in a process that calls `main()` again (tests, notebooks) the first one's stream may be closed."""
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _):
+        pass
+
+
 def show_log_messages():
     """The package's log records, from INFO up, as one line each on stderr: `translator: ...`.
 
@@ -52,7 +65,7 @@ def show_log_messages():
     """
     logger = logging.getLogger("translator")
     if not logger.handlers:  # main() may run more than once in a process
-        handler = logging.StreamHandler(sys.stderr)
+        handler = StderrHandler()
         handler.setFormatter(logging.Formatter("translator: %(message)s"))
         logger.addHandler(handler)
     logger.setLevel(logging.INFO)
