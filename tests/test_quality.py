@@ -142,6 +142,11 @@ def test_the_rare_words_set_is_scored_for_invented_words(tiny_translator, pairs)
         rows = quality.load_copy_set(name)
         kept = quality.copy_rate(tiny_translator.translate([english for english, _ in rows]), [i for _, i in rows])
         assert result[key] == round(100 * kept, 1)
+    # The glossary set with its terms: a sentence counts when every term of its comes out.
+    terms, rows = quality.load_glossary_set()
+    english = [english for english, _ in rows]
+    kept = quality.glossary_rate(tiny_translator.translate(english, glossary=terms), english, terms)
+    assert result["glossary_terms"] == round(100 * kept, 1) > 90
 
 
 def test_averaging_gives_the_mean_of_the_weights(tmp_path):

@@ -49,7 +49,8 @@ def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None, rare
     corpus gives them. Many English sentences have several Spanish
     translations, of which one output can match only one: `multi_reference`
     also scores each distinct source once against all of its references.
-    `copy_rate` comes from the shipped names-and-numbers set, and, given the
+    `copy_rate` comes from the shipped names-and-numbers set, `spans_intact` from the span sets,
+    `glossary_terms` from the glossary set translated with its terms (`quality`), and, given the
     training corpus' Spanish `known_words`, `invented_word_rate` from the
     translations of `pairs` (see `translator.quality`), and with `rare_pairs`
     too (the rare-words set) the share of their translations with an invented
@@ -81,6 +82,9 @@ def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None, rare
             {"english": e, "translation": t} for (e, items), t in zip(copy_set, copies)
             if quality.copy_rate([t], [items]) < 1
         ]
+    terms, rows = quality.load_glossary_set()
+    with_terms = translator.translate([english for english, _ in rows], beam_size=beam_size, glossary=terms)
+    result["glossary_terms"] = round(100 * quality.glossary_rate(with_terms, [english for english, _ in rows], terms), 1)
     if glossary is not None:
         result["user_glossary"] = glossary_scores(translated, glossary)
     if known_words is not None:
@@ -150,6 +154,8 @@ def format_report(result):
         f"(held-out set: {result['heldout_copy_rate']:.1f}%)",
         f"protected spans intact: {result['spans_intact']:.1f}% (held-out set: {result['heldout_spans_intact']:.1f}%)",
     ]
+    rows.append(f"glossary set: every term of the shipped glossary kept in {result['glossary_terms']:.1f}% of its "
+                f"sentences")
     if "user_glossary" in result:
         user = result["user_glossary"]
         rows.append(f"your glossary's terms kept: {user['rate']:.1f}% of the {user['sentences']:,} sentences holding one")
