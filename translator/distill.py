@@ -44,27 +44,28 @@ def sources(train_pairs):
 
 
 def job(teacher, english, beam_size):
-    """What makes a partial file this translation's, checked before it is continued: the teacher's weights,
+    """What makes a partial file this translation's, checked before it is continued: the teachers' weights,
     the sentences, the beam and the chunk size."""
     sentences = hashlib.sha256("\n".join(english).encode("utf-8")).hexdigest()
-    return {"teacher": partial.fingerprint(Path(teacher) / model_dir.MODEL_FILE, hashed_bytes=None),
+    return {"teacher": [partial.fingerprint(Path(one) / model_dir.MODEL_FILE, hashed_bytes=None) for one in teacher],
             "sentences": {"count": len(english), "sha256": sentences},
             "beam": beam_size, "chunk_lines": CHUNK_SENTENCES}
 
 
 def teach(teacher, english, path, beam_size, jit_compile=None):
     """Writes `path`: each sentence of `english` and its translation by the model in `teacher` (a
-    `Translator` with its usual decoding, `beam_size`), one pair a line, in order. Continues the partial
-    file of an earlier call that stopped. Returns the number of sentences translated by this call."""
+    `Translator` with its usual decoding, `beam_size`), one pair a line, in order; `teacher` may be a list
+    of model directories, an ensemble (`translator.ensemble`). Continues the partial file of an earlier
+    call that stopped. Returns the number of sentences translated by this call."""
     from translator.translate import Translator  # TensorFlow: imported when there is work
 
-    chunk = CHUNK_SENTENCES
+    chunk, teacher = CHUNK_SENTENCES, [teacher] if isinstance(teacher, (str, Path)) else list(teacher)
     try:
         with partial.resumable(path, job(teacher, english, beam_size), partial.partial_path(path).exists()) as output:
             if output.done:
                 logger.info("%s: %s of %s sentences translated before a stop: continuing", path, f"{output.done:,}",
                             f"{len(english):,}")
-            translator = Translator.load(teacher, jit_compile=jit_compile)
+            translator = Translator.load(teacher[0], ensemble=teacher[1:], jit_compile=jit_compile)
             started = time.perf_counter()
             for start in range(output.done, len(english), chunk):
                 sentences = english[start:start + chunk]

@@ -19,7 +19,8 @@ A stage is a dict: its `name`, its `kind`, and what that kind reads:
               corpus'); any other key overrides that `Config` field
     average   "of": earlier stages, whose models' weights it averages (`translator.average`)
     translate "teacher": an earlier stage whose model translates the English of the training
-              split ("beam", default 4) into the stage's `pairs.tsv` (`translator.distill`);
+              split ("beam", default 4) into the stage's `pairs.tsv` (`translator.distill`), or a
+              list of stages whose models translate it as one (`translator.ensemble`);
               its partial output waits in `RUNS/<recipe>/state/<stage>/`, continued after a stop
 
 A new kind is one function `(stage, recipe_dir, output, settings)` in `KINDS`,
@@ -73,7 +74,7 @@ RECIPES = {
         {"name": "tiny-1", "kind": "train", "preset": "tiny", "epochs": 2},
         {"name": "tiny-2", "kind": "train", "from": "tiny-1", "epochs": 2, "seed": 2},
         {"name": "tiny-mean", "kind": "average", "of": ["tiny-1", "tiny-2"]},
-        {"name": "tiny-distilled", "kind": "translate", "teacher": "tiny-mean", "beam": 4},
+        {"name": "tiny-distilled", "kind": "translate", "teacher": ["tiny-mean", "tiny-2"], "beam": 4},
         {"name": "tiny-student", "kind": "train", "from": "tiny-mean", "targets": "tiny-distilled",
          "with_original": True, "epochs": 1},
     ],
@@ -118,7 +119,8 @@ def translate_stage(stage, recipe_dir, output, settings):
     complete), resumably, and that file is removed once the stage's directory holds them.
     """
     english = distill.sources(data.load_splits(settings["data_path"])["train"])
-    teacher, beam = recipe_dir / "models" / stage["teacher"], stage.get("beam", DEFAULT_BEAM)
+    teacher = [recipe_dir / "models" / name for key, name in reads(stage) if key == "teacher"]
+    beam = stage.get("beam", DEFAULT_BEAM)
     made = recipe_dir / "state" / stage["name"] / distill.PAIRS_FILE
     if not made.is_file():  # else complete before a stop that came before the stage's directory was written
         made.parent.mkdir(parents=True, exist_ok=True)
@@ -127,7 +129,8 @@ def translate_stage(stage, recipe_dir, output, settings):
         distill.teach(teacher, english, made, beam, settings["jit_compile"])
     with outputs.new_directory(output, overwrite=True) as folder:
         shutil.copyfile(made, folder / distill.PAIRS_FILE)
-        model_dir.update_metrics(folder, translation={"teacher": str(teacher), "beam": beam, "sentences": len(english)})
+        model_dir.update_metrics(folder, translation={"teacher": [str(path) for path in teacher], "beam": beam,
+                                                      "sentences": len(english)})
     made.unlink()
 
 
