@@ -228,7 +228,8 @@ def test_translate_file_section_times_whole_commands_and_profiles_their_stages(q
     profile = result["profile"]
     assert list(profile["seconds"]) == list(command_line.STAGES) and profile["pieces"] == len(sentences)
     assert profile["seconds"]["vectorising, decoding, detokenising (one graph)"] > 0
-    assert all(seconds >= 0 for seconds in profile["seconds"].values())  # each step less the steps it calls
+    # Each step less the steps it calls: a step counted twice, or less a step it does not call, leaves these bounds.
+    assert all(0 <= seconds <= profile["total_seconds"] for seconds in profile["seconds"].values())
     assert profile["total_seconds"] == sum(profile["seconds"].values())
     rows = command_line.table_rows(result)
     assert len(rows) == 2 * len(runs) + 3 + len(command_line.STAGES)
