@@ -83,8 +83,9 @@ def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None, rare
             if quality.copy_rate([t], [items]) < 1
         ]
     terms, rows = quality.load_glossary_set()
-    with_terms = translator.translate([english for english, _ in rows], beam_size=beam_size, glossary=terms)
-    result["glossary_terms"] = round(100 * quality.glossary_rate(with_terms, [english for english, _ in rows], terms), 1)
+    holding = [english for english, _ in rows]
+    with_terms = translator.translate(holding, beam_size=beam_size, glossary=terms)
+    result["glossary_terms"] = round(100 * quality.glossary_rate(with_terms, holding, terms), 1)
     if glossary is not None:
         result["user_glossary"] = glossary_scores(translated, glossary)
     if known_words is not None:
