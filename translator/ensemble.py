@@ -9,7 +9,8 @@ another (or averaged with it) does.
 
 Example:
 
-    translator = Translator.load("saved_models/en-es", ensemble=["runs/en-es/models/en-es-student"])
+    # the shipped student with its teacher, as `make train` leaves it in runs/
+    translator = Translator.load("saved_models/en-es", ensemble=["runs/en-es/models/mean-27-33-39"])
     translator.translate("Where is the train station?", beam_size=4)
 """
 
