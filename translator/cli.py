@@ -256,7 +256,8 @@ def cmd_evaluate(args):
         outputs.refuse_existing(args.report, args.overwrite)  # before minutes of translating
     result = evaluate.run(args.model, ensemble=args.ensemble or (), pairs_file=args.pairs, data_path=args.data,
                           columns=args.columns, beam_size=args.beam, jit_compile=SWITCHES[args.xla],
-                          placeholders=args.placeholders, show_progress=progress.on_terminal(args.quiet), glossary=load_glossary(args.glossary))
+                          placeholders=args.placeholders, show_progress=progress.on_terminal(args.quiet),
+                          glossary=load_glossary(args.glossary))
     print("\n" + evaluate.format_report(result))
     if args.report:
         with lines.written_whole(args.report) as report:
