@@ -1,4 +1,4 @@
-"""`python -m bench --model saved_models/en-es [--quick]`: every speed figure, in one process.
+"""`python -m bench --model saved_models/en-es [--quick]`: every speed figure, on the same machine.
 
 Runs decoding, training speed against the keras.io example,
 GPU training (when there is a GPU), a serving load test and an overload
@@ -141,10 +141,10 @@ def overload_rows(result):
 def ctranslate2_anchor(model_path, sentences, quick):
     """Section 5, skipped with the reason when `ctranslate2` (the `bench` extra) is not installed."""
     try:
-        from bench.ctranslate2_anchor import run
+        from bench.ctranslate2_anchor import run_in_own_process
     except ImportError as error:
         return {"skipped": True, "reason": f"CTranslate2 anchor skipped: {error} (pip install -e '.[bench]')"}
-    return {"skipped": False, **run(model_path, sentences, quick)}
+    return {"skipped": False, **run_in_own_process(model_path, sentences, quick)}
 
 
 def ctranslate2_rows(result):

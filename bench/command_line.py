@@ -27,7 +27,7 @@ from pathlib import Path
 
 from translator import lines
 from translator.defaults import DEFAULT_BEAM
-from translator.devices import xla_for_translating
+from translator.devices import resolve_auto
 from translator.translate import Translator
 
 SENTENCES, QUICK_SENTENCES = 2000, 50
@@ -91,7 +91,7 @@ def whole_processes(model_path, source, one_line, count, directory):
             start_up[key] = command_seconds(model_path, one_line, beam_flags, tempfile.mkdtemp(dir=directory))
         runs[name] = {
             "flags": beam_flags + xla_flags,
-            "xla": bool(xla_flags) or xla_for_translating(None, Path(source).stat().st_size),
+            "xla": bool(xla_flags) or resolve_auto(None),
             "seconds": seconds,
             "one_line_seconds": start_up[key],
             # None when the job took no longer than the start-up's noise (--quick's few sentences).

@@ -5,20 +5,28 @@ model directory is converted to its format (post-norm layers, learned
 positions, no embedding scaling, the project's vocabularies and special
 tokens), its greedy tokens are checked against ours, and then both engines
 decode the same batches of token ids, greedy and beam 4, with CTranslate2's
-weights in float32 and in int8. Ours is timed with and without XLA (the
-first compiles one shape and keeps every row to the end, the second drops
-finished sentences as it goes), and the faster of the two is its figure. Text in and out is not timed: sentences are
-tokenised once, by the project's pipeline, for both.
+weights in float32 and in int8. Each engine is timed as it runs best on a
+CPU: ours as `translator translate` runs it (no XLA, a batch per core plus
+one, each operation on one core: `devices.decoding_batches`, which must
+come before TensorFlow starts, so the section runs in a process of its
+own); CTranslate2 in both of its layouts (one batch at a time on every
+core, or a batch per core on one core each), its figure the faster. Text
+in and out is not timed: sentences are tokenised once, by the project's
+pipeline, for both.
 
 This is a yardstick for the benchmark, not a second engine in the product:
 nothing in `translator` uses it. Importing it needs `ctranslate2` (the `bench`
 extra); `python -m bench` skips the section without it.
 """
 
+import json
 import os
+import subprocess
+import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import ctranslate2
 import numpy as np
@@ -27,6 +35,7 @@ from ctranslate2.specs.transformer_spec import TransformerSpec
 from keras import ops
 
 from translator.defaults import DEFAULT_BEAM, LENGTH_PENALTY
+from translator.devices import cores, decoding_batches
 from translator.tokens import END, START, UNK
 from translator.translate import Translator
 
@@ -40,6 +49,7 @@ BATCH_SIZE = 64
 # alike; a few outputs differ, and the table says how many.
 COMPUTE_TYPES = ("float32", "int8")
 MATCH_SENTENCES, TIMED_SENTENCES = 100, 2000
+PROJECT = Path(__file__).resolve().parent.parent
 # --quick: checks that everything runs; its figures mean nothing.
 QUICK_MATCH_SENTENCES, QUICK_TIMED_SENTENCES = 10, 2 * BATCH_SIZE
 
@@ -145,10 +155,17 @@ def convert(translator, output_dir):
     return output_dir
 
 
-def load(directory, compute_type):
-    """A CTranslate2 translator: one batch at a time (`inter_threads`), on every core (`intra_threads`)."""
+def layouts():
+    """CTranslate2's two ways of using the cores: `(intra_threads, inter_threads)`, the threads one batch is
+    computed on and the batches computed at once."""
+    return {"one batch on every core": (cores(), 1), "a batch per core": (1, cores())}
+
+
+def load(directory, compute_type, layout=None):
+    """A CTranslate2 translator in one of `layouts` (default: the first)."""
+    intra_threads, inter_threads = layout or layouts()["one batch on every core"]
     return ctranslate2.Translator(str(directory), device="cpu", compute_type=compute_type,
-                                  intra_threads=os.cpu_count(), inter_threads=1)
+                                  intra_threads=intra_threads, inter_threads=inter_threads)
 
 
 def id_batches(translator, sentences):
@@ -172,15 +189,19 @@ def ours(translator, batches, beam_size):
         return list(pool.map(lambda batch: decode(tf.constant(batch))[0].numpy(), batches))
 
 
-def theirs(engine, batches, beam_size, max_length):
-    """CTranslate2 on the same batches, stopping as ours does.
+def theirs(engine, batches, beam_size, max_length, parallel_batches=1):
+    """CTranslate2 on the same batches, stopping as ours does, `parallel_batches` at a time (in threads: it
+    computes outside Python's lock).
 
     At most `max_length` tokens, [end] included; [end] may come first (its
     default minimum length is 1).
     """
-    return [engine.translate_batch(batch, beam_size=beam_size, length_penalty=LENGTH_PENALTY,
-                                   max_decoding_length=max_length, min_decoding_length=0)
-            for batch in batches]
+    def translate(batch):
+        return engine.translate_batch(batch, beam_size=beam_size, length_penalty=LENGTH_PENALTY,
+                                      max_decoding_length=max_length, min_decoding_length=0)
+
+    with ThreadPoolExecutor(parallel_batches) as pool:
+        return list(pool.map(translate, batches))
 
 
 def our_tokens(translator, outputs):
@@ -212,45 +233,44 @@ def run(model_path, sentences, quick=False):
 
     Greedy outputs are compared on the first sentences (the raw model
     outputs: no stand-ins for names and numbers, no copying for [UNK]); speed
-    on the first `TIMED_SENTENCES` of them.
+    on the first `TIMED_SENTENCES` of them. Call it in a process that has not
+    started TensorFlow (`run_in_own_process`): ours then runs as `translate` runs it.
     """
-    # --quick skips XLA's compiling, as the load test does.
-    loops = {"no XLA": Translator.load(model_path, jit_compile=False)}
-    if not quick:
-        loops["XLA"] = Translator.load(model_path, jit_compile=True)
-    translator = loops["no XLA"]
+    translator = Translator.load(model_path, jit_compile=False, parallel_batches=decoding_batches(False))
     match_count, timed_count = (QUICK_MATCH_SENTENCES, QUICK_TIMED_SENTENCES) if quick else (
         MATCH_SENTENCES, TIMED_SENTENCES)
     compared, timed = sentences[:match_count], sentences[:timed_count]
     max_length = translator.max_length
     with tempfile.TemporaryDirectory() as directory:
         convert(translator, directory)
-        engines = {compute_type: load(directory, compute_type) for compute_type in COMPUTE_TYPES}
+        engines = {(compute_type, name): (load(directory, compute_type, layout), layout[1])
+                   for compute_type in COMPUTE_TYPES for name, layout in layouts().items()}
 
     batches = id_batches(translator, compared)
     reference = our_tokens(translator, ours(translator, batches, 1))
     greedy_match = {
         compute_type: matches(reference, their_tokens(
-            translator, theirs(engine, token_batches(translator, batches), 1, max_length)))
-        for compute_type, engine in engines.items()
+            translator, theirs(engines[compute_type, "one batch on every core"][0], token_batches(translator, batches),
+                               1, max_length)))
+        for compute_type in COMPUTE_TYPES
     }
 
     batches = id_batches(translator, timed)
     tokens = token_batches(translator, batches)
-    rates, beam_match, by_loop, our_loop = {}, {}, {}, {}
+    rates, beam_match, by_layout, their_layout = {}, {}, {}, {}
     for beam_size in (1, DEFAULT_BEAM):
         decoding = "greedy" if beam_size == 1 else f"beam_{beam_size}"
-        timings = {name: throughput(lambda loop=loop, beam_size=beam_size: ours(loop, batches, beam_size), len(timed))
-                   for name, loop in loops.items()}
-        for name, (rate, _) in timings.items():
-            by_loop.setdefault(name, {})[decoding] = rate
-        our_loop[decoding] = max(timings, key=lambda name: timings[name][0])
-        rate, outputs = timings[our_loop[decoding]]
+        rate, outputs = throughput(lambda beam_size=beam_size: ours(translator, batches, beam_size), len(timed))
         rates.setdefault("ours", {})[decoding] = rate
         reference = our_tokens(translator, outputs)
-        for compute_type, engine in engines.items():
-            rate, outputs = throughput(lambda engine=engine, beam_size=beam_size: theirs(
-                engine, tokens, beam_size, max_length), len(timed))
+        for compute_type in COMPUTE_TYPES:
+            timings = {name: throughput(lambda engine=engine, parallel=parallel, beam_size=beam_size: theirs(
+                engine, tokens, beam_size, max_length, parallel), len(timed))
+                for (kind, name), (engine, parallel) in engines.items() if kind == compute_type}
+            for name, (rate, _) in timings.items():
+                by_layout.setdefault(compute_type, {}).setdefault(name, {})[decoding] = rate
+            best = their_layout.setdefault(compute_type, {})[decoding] = max(timings, key=lambda n: timings[n][0])
+            rate, outputs = timings[best]
             rates.setdefault(compute_type, {})[decoding] = rate
             if beam_size > 1:
                 beam_match[compute_type] = matches(reference, their_tokens(translator, outputs))
@@ -262,16 +282,31 @@ def run(model_path, sentences, quick=False):
         "batch_size": BATCH_SIZE,
         "beam_size": DEFAULT_BEAM,
         "length_penalty": LENGTH_PENALTY,
-        "threads": os.cpu_count(),
+        "cores": cores(),
         "our_parallel_batches": translator.parallel_batches,
-        "our_loop": our_loop,
-        "ours_by_loop": by_loop,
+        "their_layout": their_layout,
+        "theirs_by_layout": by_layout,
         "sentences_per_s": rates,
         "ratio": {compute_type: {decoding: rate / rates["ours"][decoding]
                                  for decoding, rate in rates[compute_type].items()}
                   for compute_type in COMPUTE_TYPES},
         "beam_match": beam_match,
     }
+
+
+def run_in_own_process(model_path, sentences, quick=False):
+    """`run` in a new Python process (`python -m bench.ctranslate2_anchor`), whose TensorFlow starts with the
+    threads that `translate` sets: a process that has started TensorFlow cannot change them."""
+    with tempfile.TemporaryDirectory() as directory:
+        source, output = Path(directory) / "sentences.txt", Path(directory) / "result.json"
+        source.write_text("".join(sentence + "\n" for sentence in sentences), encoding="utf-8")
+        command = [sys.executable, "-m", "bench.ctranslate2_anchor", str(model_path), str(source), str(output),
+                   *(["--quick"] if quick else [])]
+        result = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(
+            filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))})
+        if result.returncode:
+            raise RuntimeError(f"{' '.join(command)} exited with {result.returncode}: {result.stderr[-2000:]}")
+        return json.loads(output.read_text(encoding="utf-8"))
 
 
 def table_rows(result):
@@ -285,16 +320,16 @@ def table_rows(result):
         ("    int8 weights", f"{result['greedy_match']['int8']}/{compared}", "", ""),
     ]
     for decoding in ("greedy", f"beam_{result['beam_size']}"):
-        label, loop = decoding.replace("_", " "), result["our_loop"][decoding]
-        rows.append((f"ours ({loop}, {result['our_parallel_batches']} batches at a time), {label}, ids to ids, "
-                     f"batch {result['batch_size']} ({timed} sentences)",
+        rows.append((f"ours (no XLA, {result['our_parallel_batches']} batches at a time), "
+                     f"{decoding.replace('_', ' ')}, ids to ids, batch {result['batch_size']} ({timed} sentences)",
                      f"{result['sentences_per_s']['ours'][decoding]:,.0f} sentences/s", "", ""))
-        rows += [(f"    ours, {other}", f"{rates[decoding]:,.0f} sentences/s", "", "")
-                 for other, rates in result["ours_by_loop"].items() if other != loop]
         for compute_type in COMPUTE_TYPES:
             rate, ratio = result["sentences_per_s"][compute_type][decoding], result["ratio"][compute_type][decoding]
-            rows.append((f"    CTranslate2 {compute_type}, {result['threads']} threads",
-                         f"{rate:,.0f} sentences/s = {ratio:.2f}x ours", "", ""))
+            best = result["their_layout"][compute_type][decoding]
+            rows.append((f"    CTranslate2 {compute_type}, {best}", f"{rate:,.0f} sentences/s = {ratio:.2f}x ours",
+                         "", ""))
+            rows += [(f"        {other}", f"{rates[decoding]:,.0f} sentences/s", "", "")
+                     for other, rates in result["theirs_by_layout"][compute_type].items() if other != best]
     rows.append((f"    beam {result['beam_size']} outputs equal to ours (length normalisations differ)",
                  ", ".join(f"{compute_type} {count}/{timed}" for compute_type, count in result["beam_match"].items()),
                  "", ""))
@@ -318,3 +353,9 @@ def summary_rows(result):
          f"{ours_over['int8'][beam]:.2f}; {ours_over['float32']['greedy']:.2f}", "", ""),
         (f"greedy -> beam {result['beam_size']}: time per sentence multiplied by", beam_cost, "", ""),
     ]
+
+
+if __name__ == "__main__":  # run_in_own_process: MODEL SENTENCES_FILE OUTPUT_JSON [--quick]
+    model, source, output = sys.argv[1:4]
+    figures = run(model, Path(source).read_text(encoding="utf-8").splitlines(), quick="--quick" in sys.argv[4:])
+    Path(output).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from translator import model_dir
-from translator.cli import build_parser, input_bytes
-from translator.defaults import TF_LOG_LEVEL
-from translator.devices import XLA_CACHE_FLAG, XLA_MIN_BYTES, xla_cache_directory, xla_cache_flags, xla_for_translating
+from translator.cli import build_parser
+from translator.defaults import PARALLEL_BATCHES, TF_LOG_LEVEL
+from translator.devices import XLA_CACHE_FLAG, cores, resolve_auto, xla_cache_directory, xla_cache_flags
 
 # No XLA compile cache (an empty directory turns it off): tests keep out of the user's ~/.cache.
 ENV = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": TF_LOG_LEVEL, "TF_XLA_FLAGS": f"{XLA_CACHE_FLAG}="}
@@ -121,34 +121,29 @@ def test_data_command_prints_counts(tmp_path):
     assert result.returncode == 0 and "2 unique pairs (1 malformed lines skipped)" in result.stdout
 
 
-@pytest.mark.parametrize(("setting", "size", "device", "expected"), [
-    (None, 0, "CPU", False),
-    (None, XLA_MIN_BYTES - 1, "CPU", False),
-    (None, XLA_MIN_BYTES, "CPU", True),
-    (None, 0, "GPU", True),
-    (None, 0, "TPU", True),
-    (True, 0, "CPU", True),
-    (False, 10 * XLA_MIN_BYTES, "CPU", False),
-    (False, 0, "GPU", False),
+@pytest.mark.parametrize(("setting", "device", "expected"), [
+    (None, "CPU", False), (None, "GPU", True), (None, "TPU", True), (True, "CPU", True), (False, "GPU", False),
 ])
-def test_translate_chooses_xla_by_the_size_of_its_input(setting, size, device, expected):
-    assert xla_for_translating(setting, size, device) is expected
+def test_xla_is_on_where_asked_or_on_an_accelerator(setting, device, expected):
+    assert resolve_auto(setting, device) is expected
 
 
-def test_the_input_size_is_known_for_a_file_not_for_a_pipe(tmp_path, monkeypatch):
-    source = tmp_path / "in.txt"
-    source.write_text("Tom is here.\n" * 100)
-    assert input_bytes(build_parser().parse_args(["translate", "--file", str(source)])) == 1300
-    assert input_bytes(build_parser().parse_args(["translate", "Tom is here."])) == 0
-    from_stdin = build_parser().parse_args(["translate"])
-    with open(source) as redirected:
-        monkeypatch.setattr(sys, "stdin", redirected)
-        assert input_bytes(from_stdin) == 1300
-    read_end, write_end = os.pipe()
-    os.close(write_end)
-    with open(read_end) as pipe:
-        monkeypatch.setattr(sys, "stdin", pipe)
-        assert input_bytes(from_stdin) == 0
+def test_a_translating_process_on_a_cpu_decodes_a_batch_per_core_and_one_more_each_operation_on_one_core():
+    """`decoding_batches` before TensorFlow's runtime starts (as `translate` and `evaluate` call it): one
+    thread an operation and a batch per core, plus one, without XLA; TensorFlow's own threads with it; and
+    once the runtime has started (a notebook, a test run), nothing changes."""
+    script = textwrap.dedent("""
+        import sys
+        import tensorflow as tf
+        from translator.devices import cores, decoding_batches
+        jit_compile = sys.argv[1] == "xla"
+        if sys.argv[1] == "started":
+            tf.constant(1.0) + 1.0
+        print(decoding_batches(jit_compile) - cores(), tf.config.threading.get_intra_op_parallelism_threads())
+    """)
+    results = [subprocess.run([sys.executable, "-c", script, case], capture_output=True, text=True, env=ENV,
+                              timeout=120).stdout.split() for case in ("cpu", "xla", "started")]
+    assert results == [["1", "1"], [str(PARALLEL_BATCHES - cores()), "0"], [str(PARALLEL_BATCHES - cores()), "0"]]
 
 
 def test_every_command_is_described_and_every_default_shown():

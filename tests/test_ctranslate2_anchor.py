@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 from keras import ops
 
+from translator.devices import cores
+
 # Past the fixture: a word the tiny model never saw ([UNK]) and new combinations.
 MORE = ["The zebra likes Tom.", "Where is the dog?", "Mary is hungry."]
 
@@ -45,6 +47,14 @@ def test_bench_section_reports_every_figure(tiny_model_dir, sentences):
 
     result = ctranslate2_anchor(tiny_model_dir, sentences, quick=True)
     assert not result["skipped"]
+    # Ours as `translate` runs it on a CPU: its own process, one core an operation, a batch per core and one more.
+    assert result["our_parallel_batches"] == cores() + 1
+    for compute_type in ("float32", "int8"):
+        layouts = result["theirs_by_layout"][compute_type]
+        assert set(layouts) == {"one batch on every core", "a batch per core"}
+        for decoding, best in result["their_layout"][compute_type].items():
+            assert result["sentences_per_s"][compute_type][decoding] == max(rates[decoding] for rates in layouts.values())
+            assert layouts[best][decoding] == result["sentences_per_s"][compute_type][decoding]
     assert result["greedy_match"]["float32"] == result["compared_sentences"] == len(sentences)
     assert 0 <= result["greedy_match"]["int8"] <= len(sentences)
     for engine in ("ours", "float32", "int8"):

@@ -34,6 +34,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from translator.defaults import PARALLEL_BATCHES
+
 # Wait at most this long for company, and no longer than this many sentences.
 BATCH_TIMEOUT_MS = 5.0
 MAX_BATCH_SIZE = 64
@@ -110,7 +112,7 @@ class Batcher:
     """
 
     def __init__(self, translate: Callable, max_batch_size=MAX_BATCH_SIZE, batch_timeout_ms=BATCH_TIMEOUT_MS,
-                 parallel_batches=2, max_queue_work=MAX_QUEUE_WORK, deadline_s=QUEUE_DEADLINE_S,
+                 parallel_batches=PARALLEL_BATCHES, max_queue_work=MAX_QUEUE_WORK, deadline_s=QUEUE_DEADLINE_S,
                  max_request_work=MAX_REQUEST_WORK):
         self.translate = translate
         self.parallel_batches = parallel_batches

@@ -7,7 +7,6 @@ import json
 import logging
 import os
 import signal
-import stat
 import sys
 import textwrap
 from pathlib import Path
@@ -20,10 +19,10 @@ quiet_tensorflow()
 from translator import lines, outputs, partial  # noqa: E402  (the standard library only: keeps --help fast)
 from translator.batcher import MAX_QUEUE_WORK, QUEUE_DEADLINE_S  # noqa: E402  (likewise)
 from translator.devices import (  # noqa: E402  (TensorFlow only once a command asks it)
-    XLA_MIN_BYTES,
+    decoding_batches,
+    resolve_auto,
     xla_cache_directory,
     xla_cache_flags,
-    xla_for_translating,
 )
 from translator.errors import UsageError  # noqa: E402
 
@@ -161,18 +160,6 @@ def standard_output():
         raise
 
 
-def input_bytes(args):
-    """The size of the input to translate where it is known before reading it (a file, or standard
-    input redirected from one), else 0: a pipe's ends only when it does, and a text argument is one line."""
-    if args.text:
-        return 0
-    try:
-        status = os.stat(args.file) if args.file else os.fstat(sys.stdin.fileno())
-    except OSError:
-        return 0
-    return status.st_size if stat.S_ISREG(status.st_mode) else 0
-
-
 def cmd_average(args):
     from translator import average
 
@@ -193,11 +180,11 @@ def cmd_translate(args):
     if first is None and args.file:
         raise UsageError(f"{args.file} is empty: there is nothing to translate")
     inputs = itertools.chain([first] if first else [], inputs)
-    jit_compile = xla_for_translating(SWITCHES[args.xla], input_bytes(args))
+    jit_compile = resolve_auto(SWITCHES[args.xla])
     job = translation_job(args, jit_compile)
     with partial.resumable(args.output, job, args.resume) if args.output else standard_output() as output:
         translator = Translator.load(args.model, ensemble=args.ensemble or (), jit_compile=jit_compile,
-                                     placeholders=args.placeholders)
+                                     placeholders=args.placeholders, parallel_batches=decoding_batches(jit_compile))
         shown = on_terminal(args.quiet)
         progress = Progress(lines.count_lines(args.file) if shown and args.file else None, "line", shown)
         total = bad = 0
@@ -254,10 +241,11 @@ def cmd_evaluate(args):
 
     if args.report:
         outputs.refuse_existing(args.report, args.overwrite)  # before minutes of translating
+    jit_compile = resolve_auto(SWITCHES[args.xla])
     result = evaluate.run(args.model, ensemble=args.ensemble or (), pairs_file=args.pairs, data_path=args.data,
-                          columns=args.columns, beam_size=args.beam, jit_compile=SWITCHES[args.xla],
-                          placeholders=args.placeholders, show_progress=progress.on_terminal(args.quiet),
-                          glossary=load_glossary(args.glossary))
+                          columns=args.columns, beam_size=args.beam, jit_compile=jit_compile,
+                          parallel_batches=decoding_batches(jit_compile), placeholders=args.placeholders,
+                          show_progress=progress.on_terminal(args.quiet), glossary=load_glossary(args.glossary))
     print("\n" + evaluate.format_report(result))
     if args.report:
         with lines.written_whole(args.report) as report:
@@ -429,8 +417,7 @@ def build_parser():
     add_placeholder_argument(p)
     add_glossary_argument(p)
     p.add_argument("--xla", choices=tuple(SWITCHES), default="auto",
-                   help=f"{XLA_DECODING}; auto: on with a GPU/TPU, and on a CPU alone for an input file of "
-                        f"{XLA_MIN_BYTES // 1000:,} kB or more, long enough to repay compiling")
+                   help=f"{XLA_DECODING}; auto: on with a GPU/TPU")
     add_quiet_argument(p)
     p.set_defaults(run=cmd_translate)
 

@@ -16,6 +16,8 @@ MAX_BEAM = 16
 DEFAULT_BEAM = 4
 # GNMT's length penalty exponent: ((5 + length) / 6) ** LENGTH_PENALTY divides a hypothesis' log-probability.
 LENGTH_PENALTY = 0.6
+# Batches a `Translator` decodes at once, in threads, unless told otherwise (see `devices.decoding_batches`).
+PARALLEL_BATCHES = 2
 # TensorFlow's C++ log level: 3 keeps its start-up notes (CUDA probing, oneDNN) off stderr.
 TF_LOG_LEVEL = "3"
 

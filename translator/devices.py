@@ -7,8 +7,8 @@ it compiled). TensorFlow is imported only by the functions that ask it: the
 command line reads this module before it parses its arguments, and `--help`
 stays fast.
 
-    >>> xla_for_translating(None, XLA_MIN_BYTES, device="CPU")
-    True
+    >>> resolve_auto(None, device="CPU")
+    False
 """
 
 import json
@@ -16,25 +16,23 @@ import os
 import tempfile
 from pathlib import Path
 
+from translator.defaults import PARALLEL_BATCHES
 from translator.errors import UsageError
 
-# `translate --xla auto` on a CPU alone: XLA from this many bytes of input (~6,000 sentences) up.
-# XLA decodes faster but compiles each batch shape once, and the compile cache below keeps them
-# for later runs. Whole processes on 2 cores, 8,000 test sentences: beam 4 took 68.9 s without XLA,
-# 84.8 s with it on an empty cache and 65.5 s with the cache filled (greedy: 29.4, 35.7, 22.6 s);
-# for 2,000 sentences the filled cache gained 1.4 s of 23.6. Shorter jobs stay off: they would
-# pay the compiling and gain little.
-XLA_MIN_BYTES = 200_000
 XLA_CACHE_FLAG = "--tf_xla_persistent_cache_directory"
 
 
 def accelerator():
-    """"TPU", "GPU" or "CPU": the best kind of device TensorFlow sees."""
+    """"TPU", "GPU" or "CPU": the best kind of device TensorFlow sees.
+
+    Asked of the physical devices, which does not start TensorFlow's runtime: `decoding_batches` can still
+    set its threads after this.
+    """
     import tensorflow as tf
 
-    if tf.config.list_logical_devices("TPU"):
+    if tf.config.list_physical_devices("TPU"):
         return "TPU"
-    return "GPU" if tf.config.list_logical_devices("GPU") else "CPU"
+    return "GPU" if tf.config.list_physical_devices("GPU") else "CPU"
 
 
 def resolve_auto(setting, device=None):
@@ -46,12 +44,33 @@ def resolve_auto(setting, device=None):
     return setting if setting is not None else (device or accelerator()) != "CPU"
 
 
-def xla_for_translating(setting, size, device=None):
-    """`--xla` for `translate` on `size` bytes of input: True or False as set; auto (None): on with a GPU
-    or TPU, and on a CPU alone from `XLA_MIN_BYTES` up, a job long enough to repay compiling."""
-    if setting is None and size >= XLA_MIN_BYTES:
-        return True
-    return resolve_auto(setting, device)
+def cores():
+    """The cores this process may run on (all the machine's where the system cannot say)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+
+def decoding_batches(jit_compile):
+    """How many batches a process that only translates decodes at once, in threads, with TensorFlow's threads
+    set to suit: call it before anything starts TensorFlow's runtime (after, its threads stay as they are).
+
+    A decoding step is many small operations (the next token of a batch's sentences). On a CPU without XLA,
+    TensorFlow splits every operation across all cores by default, and for operations this small the
+    splitting costs more than it saves: instead each operation runs on one core, and a batch per core,
+    plus one to use a core while another batch is in Python (ranking its beams, writing text), keeps
+    them all busy. On 2 cores that decoded 2,000 test sentences about 1.2 times as fast at beam 4 and
+    1.6 times greedy (bench/RESULTS.md). XLA's compiled loop splits its own work across the cores and
+    is slower on one, and an accelerator does the arithmetic: both keep TensorFlow's threads and
+    `PARALLEL_BATCHES`.
+    """
+    import tensorflow as tf
+
+    if jit_compile or accelerator() != "CPU":
+        return PARALLEL_BATCHES
+    try:
+        tf.config.threading.set_intra_op_parallelism_threads(1)
+    except RuntimeError:  # the runtime has started
+        return PARALLEL_BATCHES
+    return cores() + 1
 
 
 def xla_cache_directory(environ=os.environ):

@@ -7,6 +7,7 @@ from collections import defaultdict
 import sacrebleu
 
 from translator import data, model_dir, quality
+from translator.defaults import PARALLEL_BATCHES
 from translator.progress import Progress
 
 
@@ -173,13 +174,14 @@ def format_report(result):
 
 
 def run(model_path, pairs_file=None, data_path=None, columns=None, beam_size=1, jit_compile=None, placeholders=True,
-        show_progress=False, glossary=None, ensemble=()):
+        show_progress=False, glossary=None, ensemble=(), parallel_batches=PARALLEL_BATCHES):
     """Scores the model at `model_path` (with the models of `ensemble`, as one) on a file of pairs, or on the
     test split: only the test split's scores of the model alone without a glossary are recorded in its
     metrics.json (a user's own pairs or terms, or other models, say nothing of the model in general)."""
     from translator.translate import Translator
 
-    translator = Translator.load(model_path, ensemble=ensemble, jit_compile=jit_compile, placeholders=placeholders)
+    translator = Translator.load(model_path, ensemble=ensemble, jit_compile=jit_compile, placeholders=placeholders,
+                                 parallel_batches=parallel_batches)
     pairs, name, known, rare = load_eval_pairs(pairs_file, data_path, columns)
     result = {"data": name, "placeholders": placeholders, **({"ensemble": list(map(str, ensemble))} if ensemble else {}),
               **evaluate(translator, pairs, beam_size=beam_size, known_words=known, rare_pairs=rare,

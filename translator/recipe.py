@@ -124,8 +124,7 @@ def translate_stage(stage, recipe_dir, output, settings):
     made = recipe_dir / "state" / stage["name"] / distill.PAIRS_FILE
     if not made.is_file():  # else complete before a stop that came before the stage's directory was written
         made.parent.mkdir(parents=True, exist_ok=True)
-        # XLA as --xla says (auto: off on a CPU): there, once compiled, it saves 5% of a beam search, and
-        # compiling costs more than that on 8,000 sentences (cli.XLA_MIN_BYTES): little either way.
+        # XLA as --xla says (auto: off on a CPU, where a beam search gains nothing from it).
         distill.teach(teacher, english, made, beam, settings["jit_compile"])
     with outputs.new_directory(output, overwrite=True) as folder:
         shutil.copyfile(made, folder / distill.PAIRS_FILE)

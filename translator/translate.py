@@ -12,6 +12,7 @@ import tensorflow as tf
 from keras import ops
 
 from translator import decoding, masks, model_dir, rerank, segments, verbatim
+from translator.defaults import PARALLEL_BATCHES
 from translator.devices import resolve_auto
 from translator.ensemble import Ensemble, check_same_text, members
 from translator.errors import UsageError
@@ -28,7 +29,8 @@ class Translator:
             (auto: on with a GPU or TPU). On a CPU, XLA decodes faster but
             compiles for a while per batch shape, which pays off in a
             long-running process, not in one command.
-        parallel_batches: batches decoded at the same time, in threads.
+        parallel_batches: batches decoded at the same time, in threads (a command that only translates
+            chooses it with `devices.decoding_batches`).
         placeholders: swap what must come through unchanged (URLs, numbers,
             rare names...) for stand-ins before decoding and back after (see
             `translator.verbatim`); False gives those spans to the model as
@@ -54,7 +56,7 @@ class Translator:
     '¿Dónde está la estación de tren?'
     """
 
-    def __init__(self, model, pipeline, config, batch_size=64, jit_compile=None, parallel_batches=2,
+    def __init__(self, model, pipeline, config, batch_size=64, jit_compile=None, parallel_batches=PARALLEL_BATCHES,
                  placeholders=True, word_counts=None, lexicon=None, consensus=True):
         self.model = model
         self.pipeline = pipeline
