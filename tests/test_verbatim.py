@@ -137,6 +137,17 @@ def test_a_lost_stand_in_is_put_back_and_noted_without_translating_again(recordi
     assert notes == [["'Olusegun' was put back by position"], []]
 
 
+def test_a_sentence_that_fits_with_its_stand_ins_is_decoded_whole(recording):
+    """Too long as written, short behind stand-ins: it is not cut into runs of words, whose translations
+    read badly joined ("mi code es mi code. AB-1234." for "my code is AB-1234.")."""
+    translator, decoded = recording
+    text = "Where is https://example.com/a/b/c/d/e/f/g now?"
+    assert translator.token_counts([text])[0] > translator.max_length
+    out, notes = translator.translate_with_notes([text])
+    assert decoded == [[verbatim.protect(text, verbatim.find(text, translator.word_counts))[0]]]  # one piece
+    assert out == [text] and notes == [[]]
+
+
 def test_a_piece_of_spans_and_punctuation_only_is_written_as_it_is(recording):
     translator, decoded = recording
     out, notes = translator.translate_with_notes(["Where is here? 2", "(555-0142)", "3.5%!"])

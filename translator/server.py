@@ -35,6 +35,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.exceptions import HTTPException
 
+from translator import segments
 from translator.batcher import (
     BATCH_TIMEOUT_MS,
     DECODE_BATCH_SIZE,
@@ -296,8 +297,9 @@ def create_app(
 
 
 def _attention(translator, text):
-    """The cross-attention of the first sentence of `text` (the heatmap shows one sentence)."""
-    _, pieces, _ = translator.pieces([text])
+    """The cross-attention of the first sentence of `text` (the heatmap shows one sentence), as written: no
+    stand-ins, so pieces that fit as written."""
+    _, pieces, _ = segments.split([text], translator.token_counts, translator.max_length)
     if not pieces:
         return {"sentence": "", "source": [], "target": [], "weights": []}
     source, target, weights = translator.attention(pieces[0])

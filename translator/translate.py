@@ -226,8 +226,16 @@ class Translator:
         return self._count_tokens(tf.constant(texts, tf.string)).numpy()
 
     def pieces(self, texts):
-        """`segments.split` for this model: `(owners, pieces, sizes)` of pieces that fit it."""
-        return segments.split(texts, self.token_counts, self.max_length)
+        """`segments.split` for this model: `(owners, pieces, sizes)` of pieces that fit it as they are
+        decoded, their spans behind stand-ins: a number or a web address written in many tokens is one
+        stand-in, and a sentence that fits with it is not cut in two."""
+        return segments.split(texts, self.decoded_token_counts, self.max_length)
+
+    def decoded_token_counts(self, texts):
+        """How many tokens each text is decoded in: its first way of protecting (`verbatim.ways`) leaves the
+        most spans as written, so the other ways' texts are no longer. A glossary's terms (each text's own,
+        not known here) only ever shorten it."""
+        return self.token_counts([verbatim.protect(text, verbatim.ways(self.spans(text))[0])[0] for text in texts])
 
     def translate(self, texts, beam_size=1, batch_size=None, glossary=None):
         """Translates one string (returns str) or a list of strings (returns a list).
