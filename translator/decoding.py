@@ -380,12 +380,16 @@ def decoding_graph(model, start_id, end_id, max_length, beam_size=1, jit_compile
         greedy_decode, {})
     # XLA compiles one shape per input: its loop keeps every row to the end.
     options["compact"] = not jit_compile
+    # No autograph: these functions branch on no tensor (the loops are explicit `while_loop`s), and autograph's
+    # rewriting of every function they call (Keras layers, tensorflow-text) was half of a first translation's
+    # 4.3 s (bench/RESULTS.md).
     copies = beam_size if beam_size > 1 and all_beams else 1
     decode = tf.function(
-        lambda ids: loop(model, ids, start_id, end_id, max_length, **options), jit_compile=jit_compile
+        lambda ids: loop(model, ids, start_id, end_id, max_length, **options), jit_compile=jit_compile,
+        autograph=False,
     )
 
-    @tf.function(input_signature=[tf.TensorSpec((None, None), tf.int32, name="source_ids")])
+    @tf.function(input_signature=[tf.TensorSpec((None, None), tf.int32, name="source_ids")], autograph=False)
     def padded_decode(source_ids):
         batch = tf.shape(source_ids)[0]
         longest = tf.maximum(tf.reduce_max(tf.math.count_nonzero(source_ids, axis=1, dtype=tf.int32)), 1)

@@ -72,10 +72,11 @@ class Translator:
         self._id_functions = {}
         self._text_functions = {}
         self.greedy_ids = self.ids_function(beam_size=1)
-        # Traced once: run eagerly, the ragged text ops cost milliseconds per call.
+        # Traced once: run eagerly, the ragged text ops cost milliseconds per call. Without autograph, as
+        # `decoding.decoding_graph`'s functions: nothing here branches on a tensor.
         self._count_tokens = tf.function(
             lambda texts: pipeline.split_source(pipeline.standardize_source(texts)).merge_dims(1, 2).row_lengths(),
-            input_signature=[tf.TensorSpec([None], tf.string)],
+            input_signature=[tf.TensorSpec([None], tf.string)], autograph=False,
         )
 
     @classmethod
@@ -123,7 +124,7 @@ class Translator:
                 return pipeline.detokenize_copying(tf.repeat(texts, beam_size), tokens, attended), scores[0]
 
             self._text_functions[key] = tf.function(
-                translate, input_signature=[tf.TensorSpec([None], tf.string, name="texts")]
+                translate, input_signature=[tf.TensorSpec([None], tf.string, name="texts")], autograph=False
             )
         return self._text_functions[key]
 
