@@ -130,20 +130,22 @@ def test_xla_is_on_where_asked_or_on_an_accelerator(setting, device, expected):
 
 def test_a_translating_process_on_a_cpu_decodes_a_batch_per_core_and_one_more_each_operation_on_one_core():
     """`decoding_batches` before TensorFlow's runtime starts (as `translate` and `evaluate` call it): one
-    thread an operation and a batch per core, plus one, without XLA; TensorFlow's own threads with it; and
-    once the runtime has started (a notebook, a test run), nothing changes."""
+    thread an operation and a batch per core, plus one, without XLA (`--xla off`, or auto on a CPU);
+    TensorFlow's own threads with it; and once the runtime has started (a notebook, a test run), nothing
+    changes."""
     script = textwrap.dedent("""
         import sys
         import tensorflow as tf
         from translator.devices import cores, decoding_batches
-        jit_compile = sys.argv[1] == "xla"
+        jit_compile = {"cpu": False, "auto": None, "xla": True, "started": False}[sys.argv[1]]
         if sys.argv[1] == "started":
             tf.constant(1.0) + 1.0
         print(decoding_batches(jit_compile) - cores(), tf.config.threading.get_intra_op_parallelism_threads())
     """)
     results = [subprocess.run([sys.executable, "-c", script, case], capture_output=True, text=True, env=ENV,
-                              timeout=120).stdout.split() for case in ("cpu", "xla", "started")]
-    assert results == [["1", "1"], [str(PARALLEL_BATCHES - cores()), "0"], [str(PARALLEL_BATCHES - cores()), "0"]]
+                              timeout=120).stdout.split() for case in ("cpu", "auto", "xla", "started")]
+    unchanged = [str(PARALLEL_BATCHES - cores()), "0"]
+    assert results == [["1", "1"], ["1", "1"], unchanged, unchanged]
 
 
 def test_every_command_is_described_and_every_default_shown():

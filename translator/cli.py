@@ -180,11 +180,12 @@ def cmd_translate(args):
     if first is None and args.file:
         raise UsageError(f"{args.file} is empty: there is nothing to translate")
     inputs = itertools.chain([first] if first else [], inputs)
+    parallel_batches = decoding_batches(SWITCHES[args.xla])  # first: it sets the threads TensorFlow starts with
     jit_compile = resolve_auto(SWITCHES[args.xla])
     job = translation_job(args, jit_compile)
     with partial.resumable(args.output, job, args.resume) if args.output else standard_output() as output:
         translator = Translator.load(args.model, ensemble=args.ensemble or (), jit_compile=jit_compile,
-                                     placeholders=args.placeholders, parallel_batches=decoding_batches(jit_compile))
+                                     placeholders=args.placeholders, parallel_batches=parallel_batches)
         shown = on_terminal(args.quiet)
         progress = Progress(lines.count_lines(args.file) if shown and args.file else None, "line", shown)
         total = bad = 0
@@ -241,10 +242,10 @@ def cmd_evaluate(args):
 
     if args.report:
         outputs.refuse_existing(args.report, args.overwrite)  # before minutes of translating
-    jit_compile = resolve_auto(SWITCHES[args.xla])
+    parallel_batches = decoding_batches(SWITCHES[args.xla])  # first: it sets the threads TensorFlow starts with
     result = evaluate.run(args.model, ensemble=args.ensemble or (), pairs_file=args.pairs, data_path=args.data,
-                          columns=args.columns, beam_size=args.beam, jit_compile=jit_compile,
-                          parallel_batches=decoding_batches(jit_compile), placeholders=args.placeholders,
+                          columns=args.columns, beam_size=args.beam, jit_compile=SWITCHES[args.xla],
+                          parallel_batches=parallel_batches, placeholders=args.placeholders,
                           show_progress=progress.on_terminal(args.quiet), glossary=load_glossary(args.glossary))
     print("\n" + evaluate.format_report(result))
     if args.report:

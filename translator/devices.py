@@ -23,16 +23,12 @@ XLA_CACHE_FLAG = "--tf_xla_persistent_cache_directory"
 
 
 def accelerator():
-    """"TPU", "GPU" or "CPU": the best kind of device TensorFlow sees.
-
-    Asked of the physical devices, which does not start TensorFlow's runtime: `decoding_batches` can still
-    set its threads after this.
-    """
+    """"TPU", "GPU" or "CPU": the best kind of device TensorFlow sees."""
     import tensorflow as tf
 
-    if tf.config.list_physical_devices("TPU"):
+    if tf.config.list_logical_devices("TPU"):
         return "TPU"
-    return "GPU" if tf.config.list_physical_devices("GPU") else "CPU"
+    return "GPU" if tf.config.list_logical_devices("GPU") else "CPU"
 
 
 def resolve_auto(setting, device=None):
@@ -51,7 +47,8 @@ def cores():
 
 def decoding_batches(jit_compile):
     """How many batches a process that only translates decodes at once, in threads, with TensorFlow's threads
-    set to suit: call it before anything starts TensorFlow's runtime (after, its threads stay as they are).
+    set to suit: call it before anything starts TensorFlow's runtime (after, its threads stay as they are),
+    `accelerator` and `resolve_auto` included. `jit_compile` is `--xla`: True, False or None (auto).
 
     A decoding step is many small operations (the next token of a batch's sentences). On a CPU without XLA,
     TensorFlow splits every operation across all cores by default, and for operations this small the
@@ -64,7 +61,8 @@ def decoding_batches(jit_compile):
     """
     import tensorflow as tf
 
-    if jit_compile or accelerator() != "CPU":
+    # Physical devices: asking for them does not start the runtime, as asking for logical ones does.
+    if jit_compile or any(tf.config.list_physical_devices(kind) for kind in ("GPU", "TPU")):
         return PARALLEL_BATCHES
     try:
         tf.config.threading.set_intra_op_parallelism_threads(1)
