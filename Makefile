@@ -14,6 +14,7 @@ SENTENCE ?= Where is the train station?
 BEAM ?=
 XLA ?=
 GLOSSARY ?=
+AGAINST ?=
 
 .PHONY: install data train translate evaluate export serve test test-fast lint bench notebooks
 
@@ -61,7 +62,7 @@ $(BENCH_STAMP): $(STAMP)
 	touch $(BENCH_STAMP)
 
 bench: $(BENCH_STAMP)
-	$(PY) -m bench --model "$(MODEL)"
+	$(PY) -m bench --model "$(MODEL)" $(if $(AGAINST),--against "$(AGAINST)")
 
 notebooks: $(STAMP)
 	$(VENV)/bin/jupyter notebook notebooks/

@@ -172,11 +172,12 @@ def format_table(sections):
 
 
 def run_benchmark(model_path=DEFAULT_MODEL, output=DEFAULT_OUTPUT, quick=False, splits=None,
-                  default_model=DEFAULT_MODEL, data_path=None):
+                  default_model=DEFAULT_MODEL, data_path=None, against=None):
     """Runs every section, writes `output` (JSON) and returns `(results, table)`.
 
     `splits` (train/test pair lists) replaces the corpus; `default_model` is
-    where the `default` preset's vocabulary and epoch times are read from.
+    where the `default` preset's vocabulary and epoch times are read from;
+    `against`, a checkout of another commit, is what section 6 pairs this one's default flags with.
     """
     from bench import command_line, decoding, training
     from translator import data
@@ -200,7 +201,7 @@ def run_benchmark(model_path=DEFAULT_MODEL, output=DEFAULT_OUTPUT, quick=False, 
     results["load_test"] = load_test(model_path, sentences, results["decoding"], quick)
     results["overload"] = overload(model_path, sentences, quick)
     results["ctranslate2"] = ctranslate2_anchor(model_path, sentences, quick)
-    results["command_line"] = command_line.run(model_path, sentences, quick)
+    results["command_line"] = command_line.run(model_path, sentences, quick, against)
 
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -225,6 +226,8 @@ def main(argv=None):
     parser.add_argument("--default-model", default=DEFAULT_MODEL,
                         help="the trained `default` preset: its vocabulary and epoch times")
     parser.add_argument("--data", help="corpus path (else TRANSLATOR_DATA or the cached download)")
+    parser.add_argument("--against", help="a checkout of another commit, with its own saved_models/en-es: section 6 "
+                                          "also times its default `translate --file` against this one's, in turn")
     args = parser.parse_args(argv)
     import tensorflow as tf
 
@@ -235,7 +238,7 @@ def main(argv=None):
 
     try:
         results, table = run_benchmark(args.model, args.output, args.quick, default_model=args.default_model,
-                                       data_path=args.data)
+                                       data_path=args.data, against=args.against)
     except DataError as error:  # no corpus: one line, as the `translator` command says it
         parser.exit(2, f"python -m bench: {error}\n")
     print(table)

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from translator import lines
-from translator.defaults import DEFAULT_BEAM
+from translator.defaults import DEFAULT_BEAM, DEFAULT_MODEL
 from translator.devices import resolve_auto
 from translator.translate import Translator
 
@@ -55,17 +55,18 @@ CALLED = {"translate_with_notes": ("pieces", "decode_batch"), "decode_batch": ("
           "decode_as_written": ("choose",)}
 
 
-def command_seconds(model_path, source, flags, cache):
-    """Seconds of one whole `translate --file source` process, its XLA compile cache in `cache`."""
+def command_seconds(model_path, source, flags, cache, project=PROJECT):
+    """Seconds of one whole `translate --file source` process of the code in `project`, its XLA compile cache
+    in `cache`."""
     output = Path(cache) / "out.txt"
     command = [sys.executable, "-m", "translator", "translate", "--model", str(model_path), "--file", str(source),
                "--output", str(output), *flags]
-    # This project's code, and no XLA flags of the caller's: the cache is the command's own, in `cache`.
+    # That project's code, and no XLA flags of the caller's: the cache is the command's own, in `cache`.
     env = {**os.environ, "XDG_CACHE_HOME": str(cache),
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))}
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(project), os.environ.get("PYTHONPATH")]))}
     env.pop("TF_XLA_FLAGS", None)
     start = time.perf_counter()
-    result = subprocess.run(command, env=env, capture_output=True, text=True)
+    result = subprocess.run(command, env=env, capture_output=True, text=True, cwd=project)
     seconds = time.perf_counter() - start
     if result.returncode:
         raise RuntimeError(f"{' '.join(command)} exited with {result.returncode}: {result.stderr[-2000:]}")
@@ -108,6 +109,24 @@ def paired_ratios(model_path, source, directory, pairs):
         beam, greedy = (command_seconds(model_path, source, flags, tempfile.mkdtemp(dir=directory))
                         for flags in ([], ["--beam", "1"]))
         ratios.append(beam / greedy)
+    return ratios
+
+
+def paired_against(other, model_path, source, one_line, directory, rounds=PAIRS, warm_up=1):
+    """Default flags here and in `other` (a checkout of another commit, with its own `DEFAULT_MODEL`), whole
+    processes in turn: each round runs the many-line job of both, then the one-line job of both; the first
+    `warm_up` rounds are not counted. Returns each counted round's job (start-up left out) of `other` over
+    this one's: above 1, this code is faster."""
+    def seconds(project, model, lines):
+        return command_seconds(model, lines, [], tempfile.mkdtemp(dir=directory), project)
+
+    trees = ((PROJECT, model_path), (Path(other), Path(other) / DEFAULT_MODEL))
+    ratios = []
+    for round_number in range(warm_up + rounds):
+        full = [seconds(project, model, source) for project, model in trees]
+        start_up = [seconds(project, model, one_line) for project, model in trees]
+        if round_number >= warm_up:
+            ratios.append((full[1] - start_up[1]) / (full[0] - start_up[0]))
     return ratios
 
 
@@ -163,8 +182,9 @@ def profile(model_path, source, beam_size, jit_compile):
             "loading_seconds": loading, "tracing_seconds": tracing}
 
 
-def run(model_path, sentences, quick=False):
-    """This section: returns a dict of every figure. `sentences` are English test sentences."""
+def run(model_path, sentences, quick=False, against=None):
+    """This section: returns a dict of every figure. `sentences` are English test sentences; with `against`,
+    another checkout, the default flags' job here against there (`paired_against`)."""
     sentences = list(sentences)[: QUICK_SENTENCES if quick else SENTENCES]
     with tempfile.TemporaryDirectory() as directory:
         source, one_line = Path(directory) / "sentences.txt", Path(directory) / "one.txt"
@@ -174,8 +194,18 @@ def run(model_path, sentences, quick=False):
         ratios = ([runs["default flags"]["seconds"] / runs["--beam 1"]["seconds"]] if quick
                   else paired_ratios(model_path, source, directory, PAIRS))
         stages = profile(model_path, source, DEFAULT_BEAM, runs["default flags"]["xla"])
-    return {"sentences": len(sentences), "default_beam": DEFAULT_BEAM, "runs": runs,
-            "default_over_greedy": ratios, "profile": stages}
+        result = {"sentences": len(sentences), "default_beam": DEFAULT_BEAM, "runs": runs,
+                  "default_over_greedy": ratios, "profile": stages}
+        if against:
+            result["against"] = {"tree": str(against), "commit": commit_of(against),
+                                 "ratios": paired_against(against, model_path, source, one_line, directory)}
+    return result
+
+
+def commit_of(tree):
+    """The commit checked out in `tree`, or None where git cannot say."""
+    found = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return found.stdout.strip() or None
 
 
 def table_rows(result):
@@ -193,6 +223,11 @@ def table_rows(result):
     rows.append((f"default flags (beam {result['default_beam']}) / --beam 1, whole-process seconds, run in turn: "
                  f"median of {len(ratios)} pairs (min-max)",
                  f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})", "", ""))
+    if "against" in result:
+        against, ratios = result["against"], result["against"]["ratios"]
+        rows.append((f"default flags against {against['commit'] or against['tree']}: its job's seconds over this "
+                     f"one's, start-up left out, median of {len(ratios)} paired rounds (min-max)",
+                     f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})", "", ""))
     stages = result["profile"]
     rows.append(("start-up, default flags: loading the model; tracing the graphs (in this process)",
                  f"{stages['loading_seconds']:.1f} s; {stages['tracing_seconds']:.1f} s", "", ""))

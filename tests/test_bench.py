@@ -237,6 +237,34 @@ def test_translate_file_section_times_whole_commands_and_profiles_their_stages(q
     assert all(len(row) == 4 for row in rows) and "where the time goes" in rows[2 * len(runs) + 2][0]
 
 
+def test_against_another_checkout_rounds_pair_each_job_less_its_start_up(monkeypatch, tmp_path):
+    """Each round: the many-line job here and there, then the one-line job of each; the warm-up round is not
+    counted; each ratio is there's job over here's, start-up left out, and the table gives their median."""
+    from bench import command_line
+
+    # Seconds each process takes: (tree, one line or many, round), the warm-up round 0 wildly off.
+    took = {("here", "many"): [99, 20, 22], ("here", "one"): [99, 8, 9], ("there", "many"): [1, 26, 35],
+            ("there", "one"): [1, 6, 8]}
+    calls = []
+
+    def fake_seconds(model, lines, flags, cache, project=command_line.PROJECT):
+        tree = "here" if project == command_line.PROJECT else "there"
+        size = "one" if lines == "one.txt" else "many"
+        calls.append((tree, size))
+        return took[tree, size][sum(1 for call in calls if call == (tree, size)) - 1]
+
+    monkeypatch.setattr(command_line, "command_seconds", fake_seconds)
+    other = tmp_path / "other"
+    ratios = command_line.paired_against(other, "model", "many.txt", "one.txt", tmp_path, rounds=2, warm_up=1)
+    assert calls == [("here", "many"), ("there", "many"), ("here", "one"), ("there", "one")] * 3
+    assert ratios == [pytest.approx((26 - 6) / (20 - 8)), pytest.approx((35 - 8) / (22 - 9))]
+    result = {"runs": {}, "default_beam": 4, "default_over_greedy": [1.0], "profile": {
+        "loading_seconds": 1, "tracing_seconds": 1, "xla": False, "pieces": 1, "lines_with_notes": 0,
+        "total_seconds": 1, "seconds": {}}, "against": {"tree": str(other), "commit": None, "ratios": ratios}}
+    row = next(row for row in command_line.table_rows(result) if "against" in row[0])
+    assert str(other) in row[0] and row[1] == f"{(ratios[0] + ratios[1]) / 2:.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
+
+
 def test_a_missing_corpus_is_one_line_not_a_traceback(tmp_path, capsys):
     from bench.__main__ import main
 
