@@ -137,15 +137,19 @@ def test_a_translating_process_on_a_cpu_decodes_a_batch_per_core_and_one_more_ea
         import sys
         import tensorflow as tf
         from translator.devices import cores, decoding_batches
-        jit_compile = {"cpu": False, "auto": None, "xla": True, "started": False}[sys.argv[1]]
-        if sys.argv[1] == "started":
-            tf.constant(1.0) + 1.0
-        print(decoding_batches(jit_compile) - cores(), tf.config.threading.get_intra_op_parallelism_threads())
+        def report(jit_compile):
+            print(decoding_batches(jit_compile) - cores(), tf.config.threading.get_intra_op_parallelism_threads())
+        if sys.argv[1] == "new":  # XLA first, which changes nothing, then each way of asking for none
+            report(True)
+            report(False if sys.argv[2] == "off" else None)
+        else:
+            tf.constant(1.0) + 1.0  # the runtime starts
+            report(False)
     """)
-    results = [subprocess.run([sys.executable, "-c", script, case], capture_output=True, text=True, env=ENV,
-                              timeout=120).stdout.split() for case in ("cpu", "auto", "xla", "started")]
+    results = [subprocess.run([sys.executable, "-c", script, *case], capture_output=True, text=True, env=ENV,
+                              timeout=120).stdout.split() for case in (("new", "off"), ("new", "auto"), ("started",))]
     unchanged = [str(PARALLEL_BATCHES - cores()), "0"]
-    assert results == [["1", "1"], ["1", "1"], unchanged, unchanged]
+    assert results == [unchanged + ["1", "1"], unchanged + ["1", "1"], unchanged]
 
 
 def test_every_command_is_described_and_every_default_shown():
