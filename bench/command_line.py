@@ -17,7 +17,6 @@ methods (`timed_steps`), one batch at a time (the command decodes two at a
 time, in threads).
 """
 
-import os
 import statistics
 import subprocess
 import sys
@@ -25,6 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench import PROJECT, child_environment
 from translator import lines
 from translator.defaults import DEFAULT_BEAM, DEFAULT_MODEL
 from translator.devices import resolve_auto
@@ -34,7 +34,6 @@ SENTENCES, QUICK_SENTENCES = 2000, 50
 # Default flags and `--beam 1`, run in turn this many times: their ratio pair by pair holds when the machine's
 # speed drifts, as a shared machine's does. `--quick` runs no more pairs: its one pair is RUNS' first two.
 PAIRS = 3
-PROJECT = Path(__file__).resolve().parent.parent
 # Name, beam flags, XLA flags, and whether the run starts with the previous run's compile cache.
 RUNS = (
     ("default flags", [], [], False),
@@ -62,8 +61,7 @@ def command_seconds(model_path, source, flags, cache, project=PROJECT):
     command = [sys.executable, "-m", "translator", "translate", "--model", str(model_path), "--file", str(source),
                "--output", str(output), *flags]
     # That project's code, and no XLA flags of the caller's: the cache is the command's own, in `cache`.
-    env = {**os.environ, "XDG_CACHE_HOME": str(cache),
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(project), os.environ.get("PYTHONPATH")]))}
+    env = child_environment(project, XDG_CACHE_HOME=str(cache))
     env.pop("TF_XLA_FLAGS", None)
     start = time.perf_counter()
     result = subprocess.run(command, env=env, capture_output=True, text=True, cwd=project)

@@ -34,6 +34,7 @@ import tensorflow as tf
 from ctranslate2.specs.transformer_spec import TransformerSpec
 from keras import ops
 
+from bench import child_environment
 from translator.defaults import DEFAULT_BEAM, LENGTH_PENALTY
 from translator.devices import cores, decoding_batches
 from translator.tokens import END, START, UNK
@@ -49,7 +50,6 @@ BATCH_SIZE = 64
 # alike; a few outputs differ, and the table says how many.
 COMPUTE_TYPES = ("float32", "int8")
 MATCH_SENTENCES, TIMED_SENTENCES = 100, 2000
-PROJECT = Path(__file__).resolve().parent.parent
 # --quick: checks that everything runs; its figures mean nothing.
 QUICK_MATCH_SENTENCES, QUICK_TIMED_SENTENCES = 10, 2 * BATCH_SIZE
 
@@ -302,8 +302,7 @@ def run_in_own_process(model_path, sentences, quick=False):
         source.write_text("".join(sentence + "\n" for sentence in sentences), encoding="utf-8")
         command = [sys.executable, "-m", "bench.ctranslate2_anchor", str(model_path), str(source), str(output),
                    *(["--quick"] if quick else [])]
-        result = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(
-            filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))})
+        result = subprocess.run(command, capture_output=True, text=True, env=child_environment())
         if result.returncode:
             raise RuntimeError(f"{' '.join(command)} exited with {result.returncode}: {result.stderr[-2000:]}")
         return json.loads(output.read_text(encoding="utf-8"))
