@@ -26,9 +26,9 @@ class Translator:
             may be an `ensemble.Ensemble`.
         batch_size: sentences decoded together.
         jit_compile: compile the decoding loop with XLA: True, False, or None
-            (auto: on with a GPU or TPU). On a CPU, XLA decodes faster but
-            compiles for a while per batch shape, which pays off in a
-            long-running process, not in one command.
+            (auto: on with a GPU or TPU). On a CPU, XLA decodes one sentence
+            at a time faster but compiles for a while per batch shape, and a
+            batch job gains nothing from it (`devices.decoding_batches`).
         parallel_batches: batches decoded at the same time, in threads (a command that only translates
             chooses it with `devices.decoding_batches`).
         placeholders: swap what must come through unchanged (URLs, numbers,
