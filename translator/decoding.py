@@ -64,10 +64,11 @@ def _decoder_caches(model, encoded, batch, slots):
     return self_caches, cross_caches
 
 
-def _decoder_step(model, token, index, encoded, source_padding, self_caches, cross_caches, append=False):
+def _decoder_step(model, token, index, encoded, source_padding, self_caches, cross_caches, projection, append=False):
     """One token `(batch, 1)` at position `index` through the decoder.
 
-    Returns next-token logits `(batch, vocab)`, the updated caches, and the
+    Returns next-token logits `(batch, pieces)` (`projection` is the model's `output_weights`), the updated
+    caches, and the
     cross-attention of the last layer averaged over heads `(batch, source_length)`.
     The self-attention caches have a slot for every position (`append`
     False), or hold the `index` steps before this one (`append`).
@@ -80,7 +81,8 @@ def _decoder_step(model, token, index, encoded, source_padding, self_caches, cro
             cache_update_index=None if append else index, cross_attention_cache=cross, return_attention_scores=True,
         )
         new_caches.append(cache)
-    logits = model.project(x)[:, 0, :]
+    kernel, bias = projection
+    logits = ops.matmul(ops.cast(x[:, 0, :], kernel.dtype), kernel) + bias
     return logits, new_caches, ops.mean(scores[:, :, 0, :], axis=1)
 
 
@@ -109,7 +111,7 @@ def follow(origin, live, next_live, caches):
     return reorder(ops.take(position, ops.take(origin, next_live)), caches)
 
 
-def _begin(model, source_ids, start_id, max_length, copies=1, compact=True):
+def _begin(model, source_ids, start_id, max_length, copies=1, compact=True, shortlist=None):
     """What both loops start from, with each sentence repeated `copies` times (the beams), sentence-major.
 
     With `compact`, rows leave as their sentences end (`live_rows`), and the
@@ -117,10 +119,14 @@ def _begin(model, source_ids, start_id, max_length, copies=1, compact=True):
     is the steps taken, not `max_length` slots. Without it (XLA), every shape
     stays as it starts.
 
-    Encodes the sources once and returns `(step, state, narrow)`. `step(previous, index, live, caches,
-    context)` runs `_decoder_step` on the rows `live` (`live_rows`); `state` is the loop's first `(index,
-    previous, done, tokens, attended, live, caches, context)`; `narrow(live, next_live, context)` is the
-    `context` of the rows `next_live`: their source padding and cross-attention caches.
+    With a `shortlist.Shortlist`, the logits are those of the batch's candidates alone, in ascending order of
+    their ids (padding, id 0, first).
+
+    Encodes the sources once and returns `(step, state, narrow, pieces)`. `step(previous, index, live,
+    caches, context)` runs `_decoder_step` on the rows `live` (`live_rows`); `state` is the loop's first
+    `(index, previous, done, tokens, attended, live, caches, context)`; `narrow(live, next_live, context)`
+    is the `context` of the rows `next_live`: their source padding and cross-attention caches;
+    `pieces(chosen)` turns positions in the logits into vocabulary ids.
 
     An `ensemble.Ensemble` runs every member's step on the same tokens: the caches are the members' one
     after another, the logits `ensemble.mean_log_probs` of theirs, the attention the mean of theirs.
@@ -137,6 +143,9 @@ def _begin(model, source_ids, start_id, max_length, copies=1, compact=True):
     # Where each member's caches start and end in those lists: each has one per decoder layer.
     ends = list(itertools.accumulate(len(member.decoder_layers) for member in models))
     bounds = list(zip([0, *ends], ends))
+    # Once a batch, not once a step: the candidates' rows of the output projection, transposed.
+    vocabulary = None if shortlist is None else shortlist.candidates(source_ids)
+    projections = [member.output_weights(vocabulary) for member in models]
 
     def gather(live):
         # A sentence's beams share its encoding and cross-attention keys and values: computed once, then gathered.
@@ -149,8 +158,8 @@ def _begin(model, source_ids, start_id, max_length, copies=1, compact=True):
     def step(previous, index, live, caches, context):
         padding, *cross = context
         token = ops.take(previous, live, axis=0)
-        outputs = [_decoder_step(member, token, index, None, padding, caches[start:end], cross[start:end], compact)
-                   for member, (start, end) in zip(models, bounds)]
+        outputs = [_decoder_step(member, token, index, None, padding, caches[start:end], cross[start:end], projection,
+                                 compact) for member, (start, end), projection in zip(models, bounds, projections)]
         if len(outputs) == 1:
             return outputs[0]
         logits, caches, attention = zip(*outputs)
@@ -162,7 +171,10 @@ def _begin(model, source_ids, start_id, max_length, copies=1, compact=True):
     done = ops.repeat(ops.logical_not(ops.any(source_padding, axis=1)), copies)
     live = live_rows(done, copies, compact)
     empty = ops.zeros((rows, max_length), "int32")
-    return step, (0, previous, done, empty, empty, live, reorder(live, self_caches), gather(live)), narrow
+    def pieces(chosen):
+        return chosen if vocabulary is None else ops.take(vocabulary, chosen)
+
+    return step, (0, previous, done, empty, empty, live, reorder(live, self_caches), gather(live)), narrow, pieces
 
 
 def _record(tokens, attended, index, chosen, attention):
@@ -190,19 +202,21 @@ def _loop(step, state, max_length, compact):
                          maximum_iterations=max_length)
 
 
-def greedy_decode(model, source_ids, start_id, end_id, max_length, compact=True):
+def greedy_decode(model, source_ids, start_id, end_id, max_length, compact=True, shortlist=None):
     """Greedy decoding with cached encoder output and key/value caches.
 
     Returns `(tokens, attended)`, both `(batch, max_length)` int32: the chosen
     target ids (0 after `[end]`) and, for each, the source position its
     cross-attention weighted most. With `compact`, a finished sentence
-    leaves the rows the decoder runs on (see `live_rows`).
+    leaves the rows the decoder runs on (see `live_rows`). With a `shortlist.Shortlist`, each batch
+    chooses among its candidates alone.
     """
-    decoder_step, state, narrow = _begin(model, source_ids, start_id, max_length, compact=compact)
+    decoder_step, state, narrow, pieces = _begin(model, source_ids, start_id, max_length, compact=compact,
+                                                 shortlist=shortlist)
 
     def step(index, previous, done, tokens, attended, live, caches, context):
         logits, caches, attention = decoder_step(previous, index, live, caches, context)
-        best = spread(live, ops.cast(ops.argmax(logits, axis=-1), "int32"), ops.zeros_like(done, "int32"))
+        best = spread(live, pieces(ops.cast(ops.argmax(logits, axis=-1), "int32")), ops.zeros_like(done, "int32"))
         chosen = ops.where(done, 0, best)
         attention = spread(live, attention, ops.zeros((ops.shape(done)[0], ops.shape(attention)[1])))
         tokens, attended = _record(tokens, attended, index, chosen, attention)
@@ -247,7 +261,7 @@ def top_k(values, k, width=TOP_K_BLOCK):
     [[[5.0, 5.0, 4.0]], [[1, 3, 5]]]
     """
     rows, n = ops.shape(values)[0], ops.shape(values)[1]
-    width = max(1, min(width, n // k))  # at least k blocks
+    width = ops.maximum(1, ops.minimum(width, n // k))  # at least k blocks; n is a tensor under a shortlist
     blocks = -(-n // width)
     padded = ops.pad(values, [[0, 0], [0, blocks * width - n]], constant_values=float("-inf"))
     padded = ops.reshape(padded, (rows, blocks, width))
@@ -320,7 +334,7 @@ def reorder(origin, tensors):
 
 
 def beam_decode(model, source_ids, start_id, end_id, max_length, beam_size=DEFAULT_BEAM, length_penalty=LENGTH_PENALTY,
-                all_beams=False, compact=True):
+                all_beams=False, compact=True, shortlist=None):
     """Beam search over the same cached step; returns `(tokens, attended)` like `greedy_decode`.
 
     Hypotheses are ranked by log-probability over `gnmt_penalty` of
@@ -330,10 +344,12 @@ def beam_decode(model, source_ids, start_id, end_id, max_length, beam_size=DEFAU
     sentences with a hypothesis not ended (`live_rows`), and its caches follow the kept hypotheses
     (`follow`); a finished sentence's rows extend only with padding. With `all_beams`, returns every
     hypothesis, `beam_size` rows a sentence, best first, and their ranks: `(tokens, attended, ranked)`,
-    so that a caller can choose by other means.
+    so that a caller can choose by other means. With a `shortlist.Shortlist`, each batch extends its
+    hypotheses with its candidates alone (their log-softmax is over those).
     """
     batch = ops.shape(source_ids)[0]
-    decoder_step, state, narrow = _begin(model, source_ids, start_id, max_length, copies=beam_size, compact=compact)
+    decoder_step, state, narrow, pieces = _begin(model, source_ids, start_id, max_length, copies=beam_size,
+                                                 compact=compact, shortlist=shortlist)
     # Only the first beam is live at the start, so the first step does not pick one token beam_size times.
     first = ops.concatenate([ops.zeros((1,)), ops.full((beam_size - 1,), IMPOSSIBLE)])
     scores = ops.tile(first, (batch,))
@@ -342,8 +358,9 @@ def beam_decode(model, source_ids, start_id, end_id, max_length, beam_size=DEFAU
     def step(index, previous, done, tokens, attended, live, caches, context, scores, lengths, ranked):
         logits, caches, attention = decoder_step(previous, index, live, caches, context)
         log_probs = ops.log_softmax(ops.cast(logits, "float32"), axis=-1)
+        chosen, best = extensions(log_probs, ops.take(done, live, axis=0), beam_size)
         tokens_next, extension_scores = (spread(live, x, default) for x, default in zip(
-            extensions(log_probs, ops.take(done, live, axis=0), beam_size), finished_extensions(done, beam_size)))
+            (pieces(chosen), best), finished_extensions(done, beam_size)))
         attention = spread(live, attention, ops.zeros((ops.shape(done)[0], ops.shape(attention)[1])))
         log_probs, ranks, lengths = score_candidates(scores, lengths, done, extension_scores, length_penalty)
         origin, chosen, scores, ranked = keep_top(log_probs, ranks, tokens_next, beam_size)
@@ -362,7 +379,8 @@ def beam_decode(model, source_ids, start_id, end_id, max_length, beam_size=DEFAU
     return tokens[::beam_size], attended[::beam_size]
 
 
-def decoding_graph(model, start_id, end_id, max_length, beam_size=1, jit_compile=False, all_beams=False):
+def decoding_graph(model, start_id, end_id, max_length, beam_size=1, jit_compile=False, all_beams=False,
+                   shortlist=None):
     """Decoding as one graph: source ids `(batch, length)` in, `(tokens, attended)` out.
 
     With `all_beams` (and `beam_size` > 1), `beam_decode`'s every hypothesis
@@ -375,11 +393,16 @@ def decoding_graph(model, start_id, end_id, max_length, beam_size=1, jit_compile
     first step) and length to a multiple of `LENGTH_BUCKET`. Without XLA,
     batches are only trimmed to their longest sentence: padding past it
     changes nothing (it is masked) but costs compute.
+
+    A `shortlist.Shortlist` limits each batch's choices to its candidates,
+    without XLA only: their number changes from batch to batch, and XLA
+    would compile each anew (on a GPU or TPU the whole vocabulary is one
+    large multiplication anyway).
     """
     loop, options = (beam_decode, {"beam_size": beam_size, "all_beams": all_beams}) if beam_size > 1 else (
         greedy_decode, {})
     # XLA compiles one shape per input: its loop keeps every row to the end.
-    options["compact"] = not jit_compile
+    options.update(compact=not jit_compile, shortlist=None if jit_compile else shortlist)
     # No autograph: these functions branch on no tensor (the loops are explicit `while_loop`s), and autograph's
     # rewriting of every function they call (Keras layers, tensorflow-text) was half of a first translation's
     # 4.3 s (bench/RESULTS.md).

@@ -54,7 +54,8 @@ def job(teacher, english, beam_size):
 
 def teach(teacher, english, path, beam_size, jit_compile=None):
     """Writes `path`: each sentence of `english` and its translation by the model in `teacher` (a
-    `Translator` with its usual decoding, `beam_size`), one pair a line, in order; `teacher` may be a list
+    `Translator` with its usual decoding, `beam_size`, over the whole vocabulary: a teacher's pass is made
+    once, and no `shortlist` is to rule out its choices), one pair a line, in order; `teacher` may be a list
     of model directories, an ensemble (`translator.ensemble`). Continues the partial file of an earlier
     call that stopped. Returns the number of sentences translated by this call."""
     from translator.translate import Translator  # TensorFlow: imported when there is work
@@ -65,7 +66,7 @@ def teach(teacher, english, path, beam_size, jit_compile=None):
             if output.done:
                 logger.info("%s: %s of %s sentences translated before a stop: continuing", path, f"{output.done:,}",
                             f"{len(english):,}")
-            translator = Translator.load(teacher[0], ensemble=teacher[1:], jit_compile=jit_compile)
+            translator = Translator.load(teacher[0], ensemble=teacher[1:], jit_compile=jit_compile, shortlist=None)
             started = time.perf_counter()
             for start in range(output.done, len(english), chunk):
                 sentences = english[start:start + chunk]

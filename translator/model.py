@@ -110,8 +110,19 @@ class Transformer(keras.Model):
         """Decoder outputs `(batch, length, embed_dim)` to next-token logits `(batch, length, vocab)`."""
         if self.logits is not None:
             return self.logits(x)
-        table = ops.cast(self.shared_embedding.embeddings, "float32")
-        return ops.matmul(ops.cast(x, "float32"), ops.transpose(table)) + self.logits_bias
+        kernel, bias = self.output_weights()
+        return ops.matmul(ops.cast(x, "float32"), kernel) + bias
+
+    def output_weights(self, vocabulary=None):
+        """The output projection, `(kernel (embed_dim, pieces), bias (pieces,))`, float32: of every piece, or
+        of the ids `vocabulary` in their order (a `shortlist`'s candidates): the logits of those alone."""
+        if self.logits is None:
+            rows, bias = ops.cast(self.shared_embedding.embeddings, "float32"), self.logits_bias
+        else:
+            rows, bias = ops.transpose(self.logits.kernel), self.logits.bias
+        if vocabulary is not None:
+            rows, bias = ops.take(rows, vocabulary, axis=0), ops.take(bias, vocabulary)
+        return ops.transpose(rows), bias
 
     def get_config(self):
         return {**super().get_config(), "config": dataclasses.asdict(self.spec)}

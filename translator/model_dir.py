@@ -7,6 +7,7 @@
     truecase.tsv     lower-cased word <TAB> its usual casing
     words_en.txt     English word <TAB> its count in the training split (see `verbatim`)
     words_es.txt     every lower-cased Spanish word of the training split (see `rerank`)
+    shortlist.tsv    each English piece's likely Spanish pieces in the training split (see `shortlist`)
     metrics.json     training history and, after `evaluate`, the scores
 
 A directory is written whole (`writing`): beside its place, renamed into it
@@ -22,6 +23,7 @@ from translator import (
     layers,  # noqa: F401  (registers the layers for loading)
     outputs,
     rerank,
+    shortlist,
     verbatim,
 )
 from translator.config import Config
@@ -72,11 +74,12 @@ def save(directory, model, pipeline, config):
 
 def write(directory, model, pipeline, config, train_pairs, overwrite=False, **training):
     """The model directory of a finished run, written whole: the model, its vocabularies, the training
-    split's word counts (for stand-ins and re-ranking) and `training` in metrics.json."""
+    split's word counts (for stand-ins and re-ranking) and shortlist, and `training` in metrics.json."""
     with writing(directory, overwrite) as partial:
         save(partial, model, pipeline, config)
         verbatim.save_word_counts(partial, (english for english, _ in train_pairs))
         rerank.save_lexicon(partial, (spanish for _, spanish in train_pairs))
+        shortlist.save_table(partial, pipeline, train_pairs)
         update_metrics(
             partial, training={"parameters": count_parameters(model), **training, "train_pairs": len(train_pairs)}
         )

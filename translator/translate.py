@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import tensorflow as tf
 from keras import ops
 
-from translator import decoding, masks, model_dir, rerank, segments, verbatim
+from translator import decoding, masks, model_dir, rerank, segments, shortlist, verbatim
 from translator.defaults import PARALLEL_BATCHES
 from translator.devices import resolve_auto
 from translator.ensemble import Ensemble, check_same_text, members
@@ -47,6 +47,10 @@ class Translator:
         consensus: with a beam, choose the hypothesis the beam's others
             agree with most (minimum Bayes risk, see `translator.rerank`);
             False keeps the best-scoring one.
+        shortlist: a `shortlist.Shortlist`: each batch chooses among the
+            Spanish pieces likely for it, not the whole vocabulary (faster,
+            without XLA; see `translator.shortlist`). `Translator.load` reads
+            the model directory's; None or False: the whole vocabulary.
 
     Example, with the model this repository ships:
 
@@ -57,7 +61,7 @@ class Translator:
     """
 
     def __init__(self, model, pipeline, config, batch_size=64, jit_compile=None, parallel_batches=PARALLEL_BATCHES,
-                 placeholders=True, word_counts=None, lexicon=None, consensus=True):
+                 placeholders=True, word_counts=None, lexicon=None, consensus=True, shortlist=None):
         self.model = model
         self.pipeline = pipeline
         self.config = config
@@ -68,6 +72,7 @@ class Translator:
         self.lexicon = lexicon
         self.consensus = consensus
         self.placeholders = placeholders
+        self.shortlist = shortlist or None
         self.word_counts = word_counts or verbatim.vocabulary_counts(pipeline.source_vocabulary)
         self._id_functions = {}
         self._text_functions = {}
@@ -82,10 +87,12 @@ class Translator:
     @classmethod
     def load(cls, directory, ensemble=(), **kwargs):
         """The translator of the model in `directory`; with `ensemble`, more model directories decoded with it
-        as one (`translator.ensemble`). The word lists are `directory`'s."""
-        kwargs = {"word_counts": verbatim.load_word_counts(directory),
-                  "lexicon": rerank.load_lexicon(directory), **kwargs}
+        as one (`translator.ensemble`). The word lists and the shortlist are `directory`'s."""
         model, pipeline, config = model_dir.load(directory)
+        kwargs = {"word_counts": verbatim.load_word_counts(directory), "lexicon": rerank.load_lexicon(directory),
+                  **kwargs}
+        if "shortlist" not in kwargs:
+            kwargs["shortlist"] = shortlist.load_table(directory, pipeline)
         if ensemble:
             directories = [directory, *ensemble]
             others = [model_dir.load(other) for other in ensemble]
@@ -99,7 +106,7 @@ class Translator:
         if key not in self._id_functions:
             self._id_functions[key] = decoding.decoding_graph(
                 self.model, self.pipeline.start_id, self.pipeline.end_id, self.max_length,
-                beam_size=beam_size, jit_compile=self.jit_compile, all_beams=all_beams,
+                beam_size=beam_size, jit_compile=self.jit_compile, all_beams=all_beams, shortlist=self.shortlist,
             )
         return self._id_functions[key]
 
