@@ -118,3 +118,29 @@ def test_xla_decoding_equals_graph_decoding(tiny_model_dir, tiny_translator, sen
     for xla, graph in zip(compiled.ids_function(3, all_beams=True)(ids), tiny_translator.ids_function(3, all_beams=True)(ids)):
         np.testing.assert_allclose(xla, graph, atol=1e-4)
     assert compiled.translate(sentences + NOISE) == tiny_translator.translate(sentences + NOISE)
+
+
+def test_bfloat16_decoding_computes_in_bfloat16_and_translates_alike(tiny_model_dir, tiny_translator, sentences):
+    from translator.ensemble import Ensemble
+
+    fast = Translator.load(tiny_model_dir, bfloat16=True)
+    assert [layer.compute_dtype for layer in fast.model.decoder_layers] == ["bfloat16"] * len(fast.model.decoder_layers)
+    assert fast.model.output_weights()[0].dtype == "float32", "the logits stay float32"
+    for mine, theirs in zip(fast.model.get_weights(), tiny_translator.model.get_weights()):
+        np.testing.assert_array_equal(mine, theirs)  # the weights themselves stay float32, the same
+    assert fast.translate(sentences, 3) == tiny_translator.translate(sentences, 3)
+    assert fast.translate(sentences, 1) == tiny_translator.translate(sentences, 1)
+    pair = Translator.load(tiny_model_dir, ensemble=[tiny_model_dir], bfloat16=True)
+    assert isinstance(pair.model, Ensemble) and pair.model.members[1].decoder_layers[0].compute_dtype == "bfloat16"
+    assert pair.translate(sentences, 3) == tiny_translator.translate(sentences, 3)
+
+
+@pytest.mark.parametrize(("flags", "expected"), [("fpu avx2 avx512f avx512_bf16", True), ("fpu amx_bf16", True),
+                                                 ("fpu avx2 avx512f", False), (None, False)])
+def test_bfloat16_is_native_only_where_the_cpu_says_so(tmp_path, flags, expected):
+    from translator.devices import native_bfloat16
+
+    cpuinfo = tmp_path / "cpuinfo"
+    if flags is not None:
+        cpuinfo.write_text(f"processor\t: 0\nflags\t\t: {flags}\n\nprocessor\t: 1\nflags\t\t: {flags}\n")
+    assert native_bfloat16(cpuinfo) is expected

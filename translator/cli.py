@@ -19,6 +19,7 @@ quiet_tensorflow()
 from translator import lines, outputs, partial  # noqa: E402  (the standard library only: keeps --help fast)
 from translator.batcher import MAX_QUEUE_WORK, QUEUE_DEADLINE_S  # noqa: E402  (likewise)
 from translator.devices import (  # noqa: E402  (TensorFlow only once a command asks it)
+    bfloat16_decoding,
     decoding_batches,
     resolve_auto,
     xla_cache_directory,
@@ -181,11 +182,12 @@ def cmd_translate(args):
         raise UsageError(f"{args.file} is empty: there is nothing to translate")
     inputs = itertools.chain([first] if first else [], inputs)
     parallel_batches = decoding_batches(SWITCHES[args.xla])  # first: it sets the threads TensorFlow starts with
-    jit_compile = resolve_auto(SWITCHES[args.xla])
-    job = translation_job(args, jit_compile)
+    jit_compile, bfloat16 = resolve_auto(SWITCHES[args.xla]), bfloat16_decoding(SWITCHES[args.bfloat16])
+    job = translation_job(args, jit_compile, bfloat16)
     with partial.resumable(args.output, job, args.resume) if args.output else standard_output() as output:
         translator = Translator.load(args.model, ensemble=args.ensemble or (), jit_compile=jit_compile,
-                                     placeholders=args.placeholders, parallel_batches=parallel_batches)
+                                     placeholders=args.placeholders, parallel_batches=parallel_batches,
+                                     bfloat16=bfloat16)
         shown = on_terminal(args.quiet)
         progress = Progress(lines.count_lines(args.file) if shown and args.file else None, "line", shown)
         total = bad = 0
@@ -210,7 +212,7 @@ def cmd_translate(args):
     return 1 if bad else 0
 
 
-def translation_job(args, jit_compile):
+def translation_job(args, jit_compile, bfloat16):
     """What makes `translate --output`'s partial file this job's: `--resume` continues only the same one."""
     from translator.model_dir import MODEL_FILE
 
@@ -222,7 +224,8 @@ def translation_job(args, jit_compile):
         "input": partial.fingerprint(args.file) if args.file else "standard input",
         "model": model(args.model), **({"ensemble": [model(other) for other in args.ensemble]} if args.ensemble else {}),
         "glossary": partial.fingerprint(args.glossary) if args.glossary else None,
-        "beam": args.beam, "placeholders": args.placeholders, "xla": jit_compile, "chunk_lines": CHUNK_LINES,
+        "beam": args.beam, "placeholders": args.placeholders, "xla": jit_compile, "bfloat16": bfloat16,
+        "chunk_lines": CHUNK_LINES,
     }
 
 
@@ -246,6 +249,7 @@ def cmd_evaluate(args):
     result = evaluate.run(args.model, ensemble=args.ensemble or (), pairs_file=args.pairs, data_path=args.data,
                           columns=args.columns, beam_size=args.beam, jit_compile=SWITCHES[args.xla],
                           parallel_batches=parallel_batches, placeholders=args.placeholders,
+                          bfloat16=bfloat16_decoding(SWITCHES[args.bfloat16]),
                           show_progress=progress.on_terminal(args.quiet), glossary=load_glossary(args.glossary))
     print("\n" + evaluate.format_report(result))
     if args.report:
@@ -267,6 +271,7 @@ def cmd_serve(args):
     from translator import server
 
     server.run(args.model, host=args.host, port=args.port, jit_compile=SWITCHES[args.xla],
+               bfloat16=bfloat16_decoding(SWITCHES[args.bfloat16]),
                max_queue_work=args.max_queue, deadline_s=args.deadline)
 
 
@@ -310,6 +315,12 @@ def add_ensemble_argument(parser):
 
 def add_switch_argument(parser, flag, what):
     parser.add_argument(flag, choices=tuple(SWITCHES), default="auto", help=f"{what}; auto: on with a GPU/TPU")
+
+
+def add_bfloat16_argument(parser):
+    parser.add_argument("--bfloat16", choices=tuple(SWITCHES), default="auto",
+                        help="the model's layers compute in bfloat16: faster on a CPU that multiplies bfloat16 in "
+                             "hardware, slower on one that does not; auto: on with such a CPU alone")
 
 
 def add_beam_argument(parser):
@@ -419,6 +430,7 @@ def build_parser():
     add_glossary_argument(p)
     p.add_argument("--xla", choices=tuple(SWITCHES), default="auto",
                    help=f"{XLA_DECODING}; auto: on with a GPU/TPU")
+    add_bfloat16_argument(p)
     add_quiet_argument(p)
     p.set_defaults(run=cmd_translate)
 
@@ -442,6 +454,7 @@ def build_parser():
     add_placeholder_argument(p)
     add_glossary_argument(p)
     add_switch_argument(p, "--xla", XLA_DECODING)
+    add_bfloat16_argument(p)
     add_quiet_argument(p)
     p.set_defaults(run=cmd_evaluate)
 
@@ -465,6 +478,7 @@ def build_parser():
     p.add_argument("--deadline", type=positive(float), default=QUEUE_DEADLINE_S, metavar="SECONDS",
                    help="a request still queued this long is refused, 503 with Retry-After")
     add_switch_argument(p, "--xla", XLA_DECODING)
+    add_bfloat16_argument(p)
     p.set_defaults(run=cmd_serve)
     return parser
 

@@ -83,7 +83,8 @@ def _decoder_step(model, token, index, encoded, source_padding, self_caches, cro
         new_caches.append(cache)
     kernel, bias = projection
     logits = ops.matmul(ops.cast(x[:, 0, :], kernel.dtype), kernel) + bias
-    return logits, new_caches, ops.mean(scores[:, :, 0, :], axis=1)
+    # float32 whatever the layers compute in (`model.in_bfloat16`): the loops keep it in float32 tensors.
+    return logits, new_caches, ops.cast(ops.mean(scores[:, :, 0, :], axis=1), "float32")
 
 
 def live_rows(done, copies, compact=True):

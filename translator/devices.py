@@ -71,6 +71,31 @@ def decoding_batches(jit_compile):
     return cores() + 1
 
 
+# CPU flags of the instructions that multiply bfloat16 numbers in hardware (Linux's names for them).
+BFLOAT16_FLAGS = {"avx512_bf16", "amx_bf16"}
+
+
+def native_bfloat16(cpuinfo="/proc/cpuinfo"):
+    """Whether this CPU multiplies bfloat16 in hardware (`BFLOAT16_FLAGS` among `cpuinfo`'s flags): there
+    bfloat16 matrix products are about twice as fast as float32 ones; elsewhere they are emulated, slower.
+    False where the system does not say (no `cpuinfo`: macOS, Windows).
+    """
+    try:
+        text = Path(cpuinfo).read_text(errors="replace")
+    except OSError:
+        return False
+    return any(BFLOAT16_FLAGS & set(line.split(":", 1)[1].split())
+               for line in text.splitlines() if line.startswith("flags") and ":" in line)
+
+
+def bfloat16_decoding(setting):
+    """`--bfloat16`: True, False or None (auto: on a CPU alone that multiplies bfloat16 in hardware).
+
+    A GPU or TPU keeps float32 decoding: there the step is not the matrix products' arithmetic.
+    """
+    return setting if setting is not None else accelerator() == "CPU" and native_bfloat16()
+
+
 def xla_cache_directory(environ=os.environ):
     """Where XLA's compiled decoding shapes are kept between runs: `$XDG_CACHE_HOME/translator/xla`."""
     return Path(environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "translator" / "xla"

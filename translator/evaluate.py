@@ -174,16 +174,18 @@ def format_report(result):
 
 
 def run(model_path, pairs_file=None, data_path=None, columns=None, beam_size=1, jit_compile=None, placeholders=True,
-        show_progress=False, glossary=None, ensemble=(), parallel_batches=PARALLEL_BATCHES):
+        show_progress=False, glossary=None, ensemble=(), parallel_batches=PARALLEL_BATCHES, bfloat16=False):
     """Scores the model at `model_path` (with the models of `ensemble`, as one) on a file of pairs, or on the
     test split: only the test split's scores of the model alone without a glossary are recorded in its
-    metrics.json (a user's own pairs or terms, or other models, say nothing of the model in general)."""
+    metrics.json (a user's own pairs or terms, or other models, say nothing of the model in general), with
+    whether the layers computed in bfloat16 (`bfloat16`, `Translator`)."""
     from translator.translate import Translator
 
     translator = Translator.load(model_path, ensemble=ensemble, jit_compile=jit_compile, placeholders=placeholders,
-                                 parallel_batches=parallel_batches)
+                                 parallel_batches=parallel_batches, bfloat16=bfloat16)
     pairs, name, known, rare = load_eval_pairs(pairs_file, data_path, columns)
-    result = {"data": name, "placeholders": placeholders, **({"ensemble": list(map(str, ensemble))} if ensemble else {}),
+    result = {"data": name, "placeholders": placeholders, "bfloat16": bfloat16,
+              **({"ensemble": list(map(str, ensemble))} if ensemble else {}),
               **evaluate(translator, pairs, beam_size=beam_size, known_words=known, rare_pairs=rare,
                          show_progress=show_progress, glossary=glossary)}
     if pairs_file is None and glossary is None and not ensemble:

@@ -128,6 +128,21 @@ class Transformer(keras.Model):
         return {**super().get_config(), "config": dataclasses.asdict(self.spec)}
 
 
+def in_bfloat16(model):
+    """A copy of `model` whose layers compute in bfloat16, its weights float32 (Keras' `mixed_bfloat16`
+    policy): on a CPU that multiplies bfloat16 in hardware, decoding is about 1.2 times as fast, for
+    0.01 BLEU (bench/RESULTS.md). The output projection stays float32 (see `output_weights`)."""
+    previous = keras.config.dtype_policy()
+    keras.config.set_dtype_policy("mixed_bfloat16")  # the policy of every layer made while it is set
+    try:
+        copy = Transformer(model.spec)
+        copy.build()
+    finally:
+        keras.config.set_dtype_policy(previous)
+    copy.set_weights(model.get_weights())
+    return copy
+
+
 def build_transformer(config):
     """Returns `(model, encoder, decoder)`.
 

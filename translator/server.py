@@ -306,7 +306,8 @@ def _attention(translator, text):
     return {"sentence": pieces[0], "source": source, "target": target, "weights": weights.astype(float).round(4).tolist()}
 
 
-def run(model_path: str, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, jit_compile=None, **limits):
+def run(model_path: str, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, jit_compile=None, bfloat16=False,
+        **limits):
     """Loads the model once, then serves until interrupted.
 
     The model is loaded before the port is bound, so a missing model raises
@@ -316,7 +317,7 @@ def run(model_path: str, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, jit
 
     from translator.translate import Translator
 
-    translator = Translator.load(model_path, jit_compile=jit_compile)
+    translator = Translator.load(model_path, jit_compile=jit_compile, bfloat16=bfloat16)
     # Trace (with XLA: compile every batch shape) of the default beam now, so no user waits for it.
     started = time.perf_counter()
     shapes = translator.warm_up(DECODE_BATCH_SIZE, beam_size=DEFAULT_BEAM)

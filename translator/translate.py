@@ -16,6 +16,7 @@ from translator.defaults import PARALLEL_BATCHES
 from translator.devices import resolve_auto
 from translator.ensemble import Ensemble, check_same_text, members
 from translator.errors import UsageError
+from translator.model import in_bfloat16
 
 
 class Translator:
@@ -51,6 +52,9 @@ class Translator:
             Spanish pieces likely for it, not the whole vocabulary (faster,
             without XLA; see `translator.shortlist`). `Translator.load` reads
             the model directory's; None or False: the whole vocabulary.
+        bfloat16: decode with the model's layers computing in bfloat16
+            (`model.in_bfloat16`): faster on a CPU that multiplies bfloat16
+            in hardware (`devices.bfloat16_decoding` says when), slower on others.
 
     Example, with the model this repository ships:
 
@@ -61,8 +65,11 @@ class Translator:
     """
 
     def __init__(self, model, pipeline, config, batch_size=64, jit_compile=None, parallel_batches=PARALLEL_BATCHES,
-                 placeholders=True, word_counts=None, lexicon=None, consensus=True, shortlist=None):
+                 placeholders=True, word_counts=None, lexicon=None, consensus=True, shortlist=None, bfloat16=False):
+        if bfloat16:
+            model = Ensemble(list(map(in_bfloat16, members(model)))) if isinstance(model, Ensemble) else in_bfloat16(model)
         self.model = model
+        self.bfloat16 = bfloat16
         self.pipeline = pipeline
         self.config = config
         self.batch_size = batch_size
