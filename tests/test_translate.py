@@ -144,3 +144,15 @@ def test_bfloat16_is_native_only_where_the_cpu_says_so(tmp_path, flags, expected
     if flags is not None:
         cpuinfo.write_text(f"processor\t: 0\nflags\t\t: {flags}\n\nprocessor\t: 1\nflags\t\t: {flags}\n")
     assert native_bfloat16(cpuinfo) is expected
+
+
+def test_bfloat16_auto_is_off_under_xla_and_an_explicit_choice_stands(monkeypatch):
+    from translator import devices
+
+    monkeypatch.setattr(devices, "native_bfloat16", lambda: True)
+    assert devices.bfloat16_decoding(None, jit_compile=False) is True  # this test's CPU is a CPU alone
+    assert devices.bfloat16_decoding(None, jit_compile=True) is False
+    assert devices.bfloat16_decoding(True, jit_compile=True) is True
+    monkeypatch.setattr(devices, "native_bfloat16", lambda: False)
+    assert devices.bfloat16_decoding(None, jit_compile=False) is False
+    assert devices.bfloat16_decoding(True, jit_compile=False) is True

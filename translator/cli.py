@@ -182,7 +182,8 @@ def cmd_translate(args):
         raise UsageError(f"{args.file} is empty: there is nothing to translate")
     inputs = itertools.chain([first] if first else [], inputs)
     parallel_batches = decoding_batches(SWITCHES[args.xla])  # first: it sets the threads TensorFlow starts with
-    jit_compile, bfloat16 = resolve_auto(SWITCHES[args.xla]), bfloat16_decoding(SWITCHES[args.bfloat16])
+    jit_compile = resolve_auto(SWITCHES[args.xla])
+    bfloat16 = bfloat16_decoding(SWITCHES[args.bfloat16], jit_compile)
     job = translation_job(args, jit_compile, bfloat16)
     with partial.resumable(args.output, job, args.resume) if args.output else standard_output() as output:
         translator = Translator.load(args.model, ensemble=args.ensemble or (), jit_compile=jit_compile,
@@ -246,10 +247,11 @@ def cmd_evaluate(args):
     if args.report:
         outputs.refuse_existing(args.report, args.overwrite)  # before minutes of translating
     parallel_batches = decoding_batches(SWITCHES[args.xla])  # first: it sets the threads TensorFlow starts with
+    jit_compile = resolve_auto(SWITCHES[args.xla])
     result = evaluate.run(args.model, ensemble=args.ensemble or (), pairs_file=args.pairs, data_path=args.data,
-                          columns=args.columns, beam_size=args.beam, jit_compile=SWITCHES[args.xla],
+                          columns=args.columns, beam_size=args.beam, jit_compile=jit_compile,
                           parallel_batches=parallel_batches, placeholders=args.placeholders,
-                          bfloat16=bfloat16_decoding(SWITCHES[args.bfloat16]),
+                          bfloat16=bfloat16_decoding(SWITCHES[args.bfloat16], jit_compile),
                           show_progress=progress.on_terminal(args.quiet), glossary=load_glossary(args.glossary))
     print("\n" + evaluate.format_report(result))
     if args.report:
@@ -270,8 +272,9 @@ def cmd_export(args):
 def cmd_serve(args):
     from translator import server
 
-    server.run(args.model, host=args.host, port=args.port, jit_compile=SWITCHES[args.xla],
-               bfloat16=bfloat16_decoding(SWITCHES[args.bfloat16]),
+    jit_compile = resolve_auto(SWITCHES[args.xla])
+    server.run(args.model, host=args.host, port=args.port, jit_compile=jit_compile,
+               bfloat16=bfloat16_decoding(SWITCHES[args.bfloat16], jit_compile),
                max_queue_work=args.max_queue, deadline_s=args.deadline)
 
 
@@ -320,7 +323,7 @@ def add_switch_argument(parser, flag, what):
 def add_bfloat16_argument(parser):
     parser.add_argument("--bfloat16", choices=tuple(SWITCHES), default="auto",
                         help="the model's layers compute in bfloat16: faster on a CPU that multiplies bfloat16 in "
-                             "hardware, slower on one that does not; auto: on with such a CPU alone")
+                             "hardware, slower on one that does not; auto: on with such a CPU alone, without XLA")
 
 
 def add_beam_argument(parser):

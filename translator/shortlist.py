@@ -107,8 +107,10 @@ class Shortlist:
         table = np.zeros((source_vocab_size, width), np.int32)
         for piece, chosen in likely.items():
             table[piece, : len(chosen)] = chosen
-        self.always = tf.constant(sorted({0, *always}), tf.int32)
-        self.table = tf.constant(table)
+        # numpy, not tensors: made at load, tensors would shift the names TensorFlow numbers its traced functions
+        # by, which XLA's compile cache keys on (a model with a table would miss the entries of one without).
+        self.always = np.array(sorted({0, *always}), np.int32)
+        self.table = table
         self.copy = copy
 
     def candidates(self, source_ids):
