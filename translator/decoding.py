@@ -67,9 +67,8 @@ def _decoder_caches(model, encoded, batch, slots):
 def _decoder_step(model, token, index, encoded, source_padding, self_caches, cross_caches, projection, append=False):
     """One token `(batch, 1)` at position `index` through the decoder.
 
-    Returns next-token logits `(batch, pieces)` (`projection` is the model's `output_weights`), the updated
-    caches, and the
-    cross-attention of the last layer averaged over heads `(batch, source_length)`.
+    Returns next-token logits `(batch, pieces)` (`projection` is the model's `output_weights`), the
+    updated caches, and the cross-attention of the last layer averaged over heads `(batch, source_length)`.
     The self-attention caches have a slot for every position (`append`
     False), or hold the `index` steps before this one (`append`).
     """
@@ -172,6 +171,7 @@ def _begin(model, source_ids, start_id, max_length, copies=1, compact=True, shor
     done = ops.repeat(ops.logical_not(ops.any(source_padding, axis=1)), copies)
     live = live_rows(done, copies, compact)
     empty = ops.zeros((rows, max_length), "int32")
+
     def pieces(chosen):
         return chosen if vocabulary is None else ops.take(vocabulary, chosen)
 
