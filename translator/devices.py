@@ -92,8 +92,8 @@ def bfloat16_decoding(setting, jit_compile):
     """`--bfloat16`: True, False or None (auto: on a CPU alone that multiplies bfloat16 in hardware, without
     XLA). `jit_compile` is XLA's resolved switch.
 
-    A GPU or TPU keeps float32 decoding: there the step is not the matrix products' arithmetic. XLA's
-    compiled loop was not measured in bfloat16, and its compile cache did not serve a second run of it.
+    A GPU or TPU keeps float32 decoding: there the step is not the matrix products' arithmetic; XLA's
+    compiled loop was not measured in bfloat16.
     """
     return setting if setting is not None else not jit_compile and accelerator() == "CPU" and native_bfloat16()
 

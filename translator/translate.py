@@ -69,7 +69,6 @@ class Translator:
         if bfloat16:
             model = Ensemble(list(map(in_bfloat16, members(model)))) if isinstance(model, Ensemble) else in_bfloat16(model)
         self.model = model
-        self.bfloat16 = bfloat16
         self.pipeline = pipeline
         self.config = config
         self.batch_size = batch_size
