@@ -182,8 +182,7 @@ def cmd_translate(args):
         raise UsageError(f"{args.file} is empty: there is nothing to translate")
     inputs = itertools.chain([first] if first else [], inputs)
     parallel_batches = decoding_batches(SWITCHES[args.xla])  # first: it sets the threads TensorFlow starts with
-    jit_compile = resolve_auto(SWITCHES[args.xla])
-    bfloat16 = bfloat16_decoding(SWITCHES[args.bfloat16], jit_compile)
+    jit_compile, bfloat16 = decoding_switches(args)
     job = translation_job(args, jit_compile, bfloat16)
     with partial.resumable(args.output, job, args.resume) if args.output else standard_output() as output:
         translator = Translator.load(args.model, ensemble=args.ensemble or (), jit_compile=jit_compile,
@@ -211,6 +210,12 @@ def cmd_translate(args):
         listed = "listed above" if bad <= MAX_WARNINGS else f"the first {MAX_WARNINGS} listed above"
         warn(f"{bad:,} of {total:,} lines were repaired or left out ({listed})")
     return 1 if bad else 0
+
+
+def decoding_switches(args):
+    """`--xla` and `--bfloat16` of a decoding command, resolved: `(jit_compile, bfloat16)`."""
+    jit_compile = resolve_auto(SWITCHES[args.xla])
+    return jit_compile, bfloat16_decoding(SWITCHES[args.bfloat16], jit_compile)
 
 
 def translation_job(args, jit_compile, bfloat16):
@@ -247,12 +252,11 @@ def cmd_evaluate(args):
     if args.report:
         outputs.refuse_existing(args.report, args.overwrite)  # before minutes of translating
     parallel_batches = decoding_batches(SWITCHES[args.xla])  # first: it sets the threads TensorFlow starts with
-    jit_compile = resolve_auto(SWITCHES[args.xla])
+    jit_compile, bfloat16 = decoding_switches(args)
     result = evaluate.run(args.model, ensemble=args.ensemble or (), pairs_file=args.pairs, data_path=args.data,
                           columns=args.columns, beam_size=args.beam, jit_compile=jit_compile,
                           parallel_batches=parallel_batches, placeholders=args.placeholders,
-                          bfloat16=bfloat16_decoding(SWITCHES[args.bfloat16], jit_compile),
-                          show_progress=progress.on_terminal(args.quiet), glossary=load_glossary(args.glossary))
+                          bfloat16=bfloat16, show_progress=progress.on_terminal(args.quiet), glossary=load_glossary(args.glossary))
     print("\n" + evaluate.format_report(result))
     if args.report:
         with lines.written_whole(args.report) as report:
@@ -272,9 +276,8 @@ def cmd_export(args):
 def cmd_serve(args):
     from translator import server
 
-    jit_compile = resolve_auto(SWITCHES[args.xla])
-    server.run(args.model, host=args.host, port=args.port, jit_compile=jit_compile,
-               bfloat16=bfloat16_decoding(SWITCHES[args.bfloat16], jit_compile),
+    jit_compile, bfloat16 = decoding_switches(args)
+    server.run(args.model, host=args.host, port=args.port, jit_compile=jit_compile, bfloat16=bfloat16,
                max_queue_work=args.max_queue, deadline_s=args.deadline)
 
 
