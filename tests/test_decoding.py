@@ -43,6 +43,27 @@ def test_cached_decoding_equals_full_recomputation(tiny_translator, sentences):
     np.testing.assert_array_equal(ops.convert_to_numpy(fixed), naive)
 
 
+def test_the_reference_loop_runs_the_model_on_one_shape(tiny_translator, sentences):
+    # A backend that compiles each shape (JAX: the epoch scores of translator.ids.fit) compiles it once.
+    class Shapes:
+        def __init__(self, model):
+            self.model, self.seen = model, set()
+
+        def encode(self, *args, **kwargs):
+            return self.model.encode(*args, **kwargs)
+
+        def decode(self, target_ids, *args, **kwargs):
+            self.seen.add(tuple(target_ids.shape))
+            return self.model.decode(target_ids, *args, **kwargs)
+
+    ids = source_ids(tiny_translator, sentences)
+    model = Shapes(tiny_translator.model)
+    tokens = recompute_greedy(model, ids, tiny_translator.max_length, tiny_translator.pipeline.start_id,
+                              tiny_translator.pipeline.end_id)
+    assert (tokens != 0).sum(axis=1).max() > 2, "several steps ran"
+    assert model.seen == {(len(sentences), tiny_translator.max_length)}
+
+
 def test_beam_of_one_is_greedy_and_wider_beams_translate(tiny_translator, sentences):
     ids = source_ids(tiny_translator, sentences)
     pipeline, model, length = tiny_translator.pipeline, tiny_translator.model, tiny_translator.max_length

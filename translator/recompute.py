@@ -12,22 +12,27 @@ from translator.defaults import LENGTH_PENALTY
 def recompute_greedy(model, source_ids, max_length, start_id, end_id):
     """Greedy decoding that re-runs the encoder and the decoder over the whole prefix at every step.
 
-    Returns target ids `(batch, max_length)`, 0 after `[end]`.
+    As in the keras.io example, the prefix is padded to `max_length`: every step
+    runs the model on the same shapes (the causal mask keeps the padding out of
+    the positions read), so a backend that compiles each shape (JAX) compiles
+    once, not once a step. Returns target ids `(batch, max_length)`, 0 after `[end]`.
     """
     source_ids = ops.convert_to_tensor(source_ids, "int32")
     batch = int(ops.shape(source_ids)[0])
-    prefix = np.full((batch, 1), start_id, "int32")
+    prefix = np.zeros((batch, max_length), "int32")
+    prefix[:, 0] = start_id
+    tokens = np.zeros((batch, max_length), "int32")
     done = np.zeros(batch, bool)
-    for _ in range(max_length):
+    for step in range(max_length):
         encoded = model.encode(source_ids, training=False)
         logits = model.decode(ops.convert_to_tensor(prefix), encoded, masks.padding_mask(source_ids))
-        chosen = np.where(done, 0, np.argmax(ops.convert_to_numpy(logits[:, -1, :]), axis=-1)).astype("int32")
-        prefix = np.concatenate([prefix, chosen[:, None]], axis=1)
+        chosen = np.where(done, 0, np.argmax(ops.convert_to_numpy(logits[:, step, :]), axis=-1)).astype("int32")
+        tokens[:, step] = chosen
+        if step + 1 < max_length:
+            prefix[:, step + 1] = chosen
         done |= chosen == end_id
         if done.all():
             break
-    tokens = np.zeros((batch, max_length), "int32")
-    tokens[:, : prefix.shape[1] - 1] = prefix[:, 1:]
     return tokens
 
 
