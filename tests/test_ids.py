@@ -71,6 +71,8 @@ def test_fit_keeps_the_mean_of_the_last_epochs(ids_run):
         np.testing.assert_allclose(fitted[f"arr_{i}"], np.mean(layers, axis=0), rtol=1e-6)
     assert [row["epoch"] for row in summary["history"]] == [1, 2, 3]
     assert all("val_piece_bleu" in row and "val_loss" in row for row in summary["history"])
+    # The steps' own time, without the validation and its score after them.
+    assert all(0 < row["step_seconds"] < row["seconds"] for row in summary["history"])
 
 
 def test_imported_weights_make_a_model_directory_that_translates(ids_run, tiny_model_dir, tmp_path):

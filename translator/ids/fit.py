@@ -125,7 +125,10 @@ def piece_translator(vocabulary, max_length, batch_size=500):
 
 class Progress(keras.callbacks.Callback):
     """Per epoch: wall time and the logs (the validation BLEU among them) printed and kept in `history`;
-    stops training when the next epoch would end after `deadline` (seconds since the epoch)."""
+    stops training when the next epoch would end after `deadline` (seconds since the epoch).
+
+    `seconds` is the whole epoch; `step_seconds` its training steps alone (compiles included), without the
+    validation and the score after them, which can cost more than the steps on an accelerator."""
 
     def __init__(self, deadline=math.inf):
         super().__init__()
@@ -133,11 +136,15 @@ class Progress(keras.callbacks.Callback):
         self.history = []
 
     def on_epoch_begin(self, epoch, logs=None):
-        self.started = time.time()
+        self.started = self.steps_ended = time.time()
+
+    def on_test_begin(self, logs=None):
+        self.steps_ended = time.time()
 
     def on_epoch_end(self, epoch, logs=None):
         row = {"epoch": epoch + 1, **{k: float(v) for k, v in (logs or {}).items()}}
         row["seconds"] = time.time() - self.started
+        row["step_seconds"] = self.steps_ended - self.started
         self.history.append(row)
         print(json.dumps(row), flush=True)
         if time.time() + row["seconds"] > self.deadline:
