@@ -115,11 +115,21 @@ class Transformer(keras.Model):
 
     def output_weights(self, vocabulary=None):
         """The output projection, `(kernel (embed_dim, pieces), bias (pieces,))`, float32: of every piece, or
-        of the ids `vocabulary` in their order (a `shortlist`'s candidates): the logits of those alone."""
+        of the ids `vocabulary` in their order (a `shortlist`'s candidates): the logits of those alone.
+
+        After Keras' `quantize("int8")` the weights are read back to float32: int8 rows (the tied table) or
+        columns (the untied kernel), each divided by its own scale."""
         if self.logits is None:
-            rows, bias = ops.cast(self.shared_embedding.embeddings, "float32"), self.logits_bias
+            layer, rows, bias = self.shared_embedding, self.shared_embedding.embeddings, self.logits_bias
+            scales = "embeddings_scale"
         else:
-            rows, bias = ops.transpose(self.logits.kernel), self.logits.bias
+            layer, rows, bias = self.logits, ops.transpose(self.logits.kernel), self.logits.bias
+            scales = "kernel_scale"
+        rows = ops.cast(rows, "float32")
+        if layer.quantization_mode == "int8":
+            rows = rows / ops.expand_dims(ops.cast(getattr(layer, scales), "float32"), -1)
+        elif layer.quantization_mode is not None:
+            raise ValueError(f"the output projection cannot be read in {layer.quantization_mode!r}: use int8")
         if vocabulary is not None:
             rows, bias = ops.take(rows, vocabulary, axis=0), ops.take(bias, vocabulary)
         return ops.transpose(rows), bias
