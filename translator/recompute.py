@@ -19,17 +19,14 @@ def recompute_greedy(model, source_ids, max_length, start_id, end_id):
     """
     source_ids = ops.convert_to_tensor(source_ids, "int32")
     batch = int(ops.shape(source_ids)[0])
-    prefix = np.zeros((batch, max_length), "int32")
-    prefix[:, 0] = start_id
     tokens = np.zeros((batch, max_length), "int32")
     done = np.zeros(batch, bool)
     for step in range(max_length):
+        prefix = np.concatenate([np.full((batch, 1), start_id, "int32"), tokens[:, :-1]], axis=1)
         encoded = model.encode(source_ids, training=False)
         logits = model.decode(ops.convert_to_tensor(prefix), encoded, masks.padding_mask(source_ids))
         chosen = np.where(done, 0, np.argmax(ops.convert_to_numpy(logits[:, step, :]), axis=-1)).astype("int32")
         tokens[:, step] = chosen
-        if step + 1 < max_length:
-            prefix[:, step + 1] = chosen
         done |= chosen == end_id
         if done.all():
             break
