@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from keras import ops
 
-from translator.devices import cores
+from translator.devices import bfloat16_decoding, cores
 
 # Past the fixture: a word the tiny model never saw ([UNK]) and new combinations.
 MORE = ["The zebra likes Tom.", "Where is the dog?", "Mary is hungry."]
@@ -57,6 +57,9 @@ def test_bench_section_reports_every_figure(tiny_model_dir, sentences):
             assert layouts[best][decoding] == result["sentences_per_s"][compute_type][decoding]
     assert result["greedy_match"]["float32"] == result["compared_sentences"] == len(sentences)
     assert 0 <= result["greedy_match"]["int8"] <= len(sentences)
+    # Timed as `translate` decodes: in bfloat16 exactly where the command would be.
+    assert result["bfloat16"] == bfloat16_decoding(None, jit_compile=False)
+    assert 0 <= result["timed_greedy_match"] <= len(sentences)
     for engine in ("ours", "float32", "int8"):
         assert set(result["sentences_per_s"][engine]) == {"greedy", "beam_4"}
         assert all(rate > 0 for rate in result["sentences_per_s"][engine].values())
@@ -66,6 +69,9 @@ def test_bench_section_reports_every_figure(tiny_model_dir, sentences):
     assert rows[0][3] == "PASS" and any("CTranslate2 int8" in row[0] for row in rows)
     verdicts = {row[0]: (row[1], row[3]) for row in rows}
     ours_over_int8 = result["sentences_per_s"]["ours"]["greedy"] / result["sentences_per_s"]["int8"]["greedy"]
+    timed_row = next(row for row in rows if row[0].startswith("    ours as timed"))
+    assert timed_row[3] == ("PASS" if result["timed_greedy_match"] >= 0.95 * len(sentences) else "MISS")
+    assert ("bfloat16 layers" in timed_row[0]) == result["bfloat16"]
     assert verdicts["ours / CTranslate2 int8, greedy (sentences/s)"] == (
         f"{ours_over_int8:.2f}", "PASS" if ours_over_int8 >= 1 else "MISS")
 
