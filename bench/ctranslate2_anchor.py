@@ -245,7 +245,7 @@ def run(model_path, sentences, quick=False):
     exact = Translator.load(model_path, jit_compile=False, parallel_batches=decoding_batches(False))
     bfloat16 = bfloat16_decoding(None, jit_compile=False)
     translator = Translator.load(model_path, jit_compile=False, parallel_batches=decoding_batches(False),
-                                 bfloat16=bfloat16)
+                                 bfloat16=True) if bfloat16 else exact
     match_count, timed_count = (QUICK_MATCH_SENTENCES, QUICK_TIMED_SENTENCES) if quick else (
         MATCH_SENTENCES, TIMED_SENTENCES)
     compared, timed = sentences[:match_count], sentences[:timed_count]
