@@ -34,6 +34,15 @@ def test_batches_hold_each_pair_once_an_epoch_and_move_to_the_next_version():
         batches.on_epoch_end()
 
 
+
+def test_a_width_step_of_the_sequence_length_makes_one_shape():
+    lengths = np.arange(1, 13).repeat(4)
+    source = np.where(np.arange(12) < lengths[:, None], 5, 0)
+    target = np.concatenate([np.full((48, 1), 2), source, np.zeros((48, 1), int)], axis=1)
+    batches = fit.IdBatches(source, target, batch_size=4, shuffle=False, width_step=12)
+    shapes = {(batches[i][0]["encoder_inputs"].shape, batches[i][0]["decoder_inputs"].shape) for i in range(len(batches))}
+    assert shapes == {((4, 12), (4, 12))} and len(batches) == 12  # every pair, none dropped for its width
+
 @pytest.fixture(scope="module")
 def ids_run(tiny_model_dir, pairs, tmp_path_factory):
     """An ids file exported with the tiny model's vocabularies and a fit of 3 epochs on it."""

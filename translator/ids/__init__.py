@@ -5,7 +5,7 @@ machine that has JAX or PyTorch but no TensorFlow trains the same model from
 an ids file instead:
 
     python -m translator.ids.convert export --vocabulary saved_models/en-es --output ids.npz    # with TensorFlow
-    KERAS_BACKEND=jax python -m translator.ids.fit ids.npz --output fitted --minutes 20      # without
+    KERAS_BACKEND=jax python -m translator.ids.fit ids.npz --output fitted --width-step 24  # without (a GPU: one shape)
     python -m translator.ids.convert import fitted --vocabulary saved_models/en-es --output saved_models/mine
 
 `convert` (TensorFlow: the text pipeline) writes the ids file and reads the
