@@ -9,6 +9,8 @@ from translator import model_dir, selection
 from translator.config import Config, preset
 from translator.ids import convert, fit
 from translator.model import Transformer
+from translator.pieces import pieces_to_text
+from translator.text import TextPipeline
 from translator.translate import Translator
 
 
@@ -62,6 +64,29 @@ def test_export_writes_versions_with_the_vocabularies_of_the_model(ids_run, tiny
     assert config.target_vocab_size == vocabulary_config.target_vocab_size
     assert arrays["train_source"].shape[0] == 2 and arrays["train_target"].shape[2] == config.sequence_length + 1
     assert len(arrays["vocabulary"]) == config.target_vocab_size
+
+
+
+def test_piece_dropout_cuts_the_training_versions_anew_and_leaves_the_validation_split(ids_run, tmp_path):
+    _, corpus, _ = ids_run
+    english, spanish = zip(*(line.split("\t") for line in corpus.read_text(encoding="utf-8").splitlines()))
+    config = preset("tiny", tokenizer="wordpiece", vocab_size=120, shared_vocabulary=True, tie_embeddings=True,
+                    lowercase=False, copy_augmentation=0.5, sequence_length=40)
+    pipeline = TextPipeline.adapt(config, english, spanish)  # pieces, where the tiny model has words
+    config = config.replace(source_vocab_size=len(pipeline.source_vocabulary),
+                            target_vocab_size=len(pipeline.target_vocabulary))
+    pipeline.save(tmp_path)
+    config.to_json(tmp_path / model_dir.CONFIG_FILE)
+    for name, dropout in (("usual.npz", 0.0), ("cut.npz", 0.5)):
+        convert.export(tmp_path, config, tmp_path / name, data_path=corpus, versions=2, dropout=dropout)
+    usual, _ = fit.read_ids(tmp_path / "usual.npz")
+    cut, _ = fit.read_ids(tmp_path / "cut.npz")
+    np.testing.assert_array_equal(cut["val_source"], usual["val_source"])
+    np.testing.assert_array_equal(cut["val_target"], usual["val_target"])
+    for side, vocabulary in (("source", pipeline.source_vocabulary), ("target", pipeline.target_vocabulary)):
+        new, old = (ids[f"train_{side}"].reshape(-1, ids[f"train_{side}"].shape[-1]) for ids in (cut, usual))
+        assert (new != old).any(axis=-1).mean() > 0.2  # many sentences cut otherwise
+        assert [pieces_to_text(row, vocabulary) for row in new] == [pieces_to_text(row, vocabulary) for row in old]
 
 
 def test_fit_keeps_the_mean_of_the_last_epochs(ids_run):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from translator import augment, batches, data, model_dir
+from translator import augment, batches, data, model_dir, piece_dropout
 from translator.config import Config, preset
 from translator.ids.fit import HISTORY_FILE, WEIGHTS_FILE
 from translator.model import Transformer
@@ -37,15 +37,21 @@ def with_vocabulary(config, vocabulary_dir):
     return config, TextPipeline.load(vocabulary_dir, config)
 
 
-def export(vocabulary_dir, config, output, data_path=None, versions=4):
-    """Writes the ids file: `versions` copy-augmented training splits (seeds `config.seed + k`)."""
+def export(vocabulary_dir, config, output, data_path=None, versions=4, dropout=0.0):
+    """Writes the ids file: `versions` copy-augmented training splits (seeds `config.seed + k`), each
+    with its words cut anew by `piece_dropout` where `dropout` (the validation split keeps the usual cut)."""
     config, pipeline = with_vocabulary(config, vocabulary_dir)
     splits = data.load_splits(data_path)
     dtype = "uint16" if len(pipeline.target_vocabulary) < 2**16 else "int32"
-    trains = [
-        batches.vectorize(pipeline, augment.copy_augment(splits["train"], config.copy_augmentation, seed=config.seed + k))
-        for k in range(versions)
-    ]
+    trains = []
+    for k in range(versions):
+        source, target = batches.vectorize(
+            pipeline, augment.copy_augment(splits["train"], config.copy_augmentation, seed=config.seed + k))
+        if dropout:
+            rng = np.random.default_rng(config.seed + k)
+            source = piece_dropout.resample(source, pipeline.source_vocabulary, dropout, rng)
+            target = piece_dropout.resample(target, pipeline.target_vocabulary, dropout, rng)
+        trains.append((source, target))
     val_source, val_target = batches.vectorize(pipeline, splits["val"])
     np.savez_compressed(
         output,
@@ -55,6 +61,7 @@ def export(vocabulary_dir, config, output, data_path=None, versions=4):
         val_target=val_target.astype(dtype),
         vocabulary=np.array(pipeline.target_vocabulary),
         config=json.dumps(dataclasses.asdict(config)),
+        piece_dropout=dropout,
     )
 
 
@@ -87,6 +94,9 @@ def main(argv=None):
     p.add_argument("--preset", default="default")
     p.add_argument("--config", help="a config.json to train instead of the preset")
     p.add_argument("--versions", type=int, default=4, help="copy-augmented versions of the training split")
+    p.add_argument("--piece-dropout", type=float, default=0.0,
+                   help="cut each training version's words anew, passing over a piece with this probability "
+                        "(translator.piece_dropout; default 0: the usual cut)")
     p.add_argument("--data", help="the corpus (default: as `translator data` finds it)")
     p.add_argument("--output", required=True)
     p = commands.add_parser("import", help="a model directory from fitted weights")
@@ -97,7 +107,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.command == "export":
         config = Config.from_json(args.config) if args.config else preset(args.preset)
-        export(args.vocabulary, config, args.output, args.data, args.versions)
+        export(args.vocabulary, config, args.output, args.data, args.versions, args.piece_dropout)
     else:
         print(import_weights(args.fitted, args.vocabulary, args.output, args.data))
 
