@@ -2,11 +2,13 @@
 
 from unittest import mock
 
+import keras
 import numpy as np
 import pytest
 import tensorflow as tf
 
 from translator.decoding import LENGTH_BUCKET
+from translator.model import Transformer
 from translator.tokens import END, START, UNK
 from translator.translate import Translator
 
@@ -126,8 +128,28 @@ def test_bfloat16_decoding_computes_in_bfloat16_and_translates_alike(tiny_model_
     fast = Translator.load(tiny_model_dir, bfloat16=True)
     assert [layer.compute_dtype for layer in fast.model.decoder_layers] == ["bfloat16"] * len(fast.model.decoder_layers)
     assert fast.model.output_weights()[0].dtype == "float32", "the logits stay float32"
-    for mine, theirs in zip(fast.model.get_weights(), tiny_translator.model.get_weights()):
-        np.testing.assert_array_equal(mine, theirs)  # the weights themselves stay float32, the same
+    np.testing.assert_array_equal(fast.model.output_weights()[0], tiny_translator.model.output_weights()[0])
+    # Stored in bfloat16, so that no step casts them again; LayerNormalization's stay float32, as Keras keeps
+    # them, and so does an untied output projection (this model's `logits`).
+    for mine, theirs in zip(fast.model.weights, tiny_translator.model.weights):
+        stored = "float32" if "norm" in mine.path or "logits" in mine.path else "bfloat16"
+        assert mine.dtype == stored, mine.path
+        np.testing.assert_array_equal(mine.numpy(), theirs.numpy().astype(stored))
+    # The same numbers as the `mixed_bfloat16` policy, whose layers cast their float32 weights at every call.
+    previous = keras.config.dtype_policy()
+    keras.config.set_dtype_policy("mixed_bfloat16")
+    try:
+        mixed = Transformer(tiny_translator.model.spec)
+        mixed.build()
+    finally:
+        keras.config.set_dtype_policy(previous)
+    mixed.set_weights(tiny_translator.model.get_weights())
+    mixed = Translator(mixed, tiny_translator.pipeline, tiny_translator.config)
+    ids = source_ids(tiny_translator, sentences + NOISE)
+    for beam in (1, 3):
+        for mine, theirs in zip(fast.ids_function(beam, all_beams=beam > 1)(ids),
+                                mixed.ids_function(beam, all_beams=beam > 1)(ids)):
+            np.testing.assert_array_equal(mine, theirs)
     assert fast.translate(sentences, 3) == tiny_translator.translate(sentences, 3)
     assert fast.translate(sentences, 1) == tiny_translator.translate(sentences, 1)
     pair = Translator.load(tiny_model_dir, ensemble=[tiny_model_dir], bfloat16=True)
@@ -156,3 +178,18 @@ def test_bfloat16_auto_is_off_under_xla_and_an_explicit_choice_stands(monkeypatc
     monkeypatch.setattr(devices, "native_bfloat16", lambda: False)
     assert devices.bfloat16_decoding(None, jit_compile=False) is False
     assert devices.bfloat16_decoding(True, jit_compile=False) is True
+
+
+def test_a_bfloat16_copy_projects_with_the_float32_table_it_shares():
+    from translator.config import preset
+    from translator.model import in_bfloat16
+
+    model = Transformer(preset("tiny", shared_vocabulary=True, tie_embeddings=True, lowercase=False,
+                               source_vocab_size=50, target_vocab_size=50))
+    model.build()
+    copy = in_bfloat16(model)
+    assert copy.shared_embedding.embeddings.dtype == "bfloat16"  # the table the tokens are embedded with
+    kernel, bias = copy.output_weights([0, 7, 9])
+    expected = model.output_weights([0, 7, 9])
+    np.testing.assert_array_equal(kernel, expected[0])  # not rounded to bfloat16
+    np.testing.assert_array_equal(bias, expected[1])

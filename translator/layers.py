@@ -49,6 +49,15 @@ def _feed_forward(hidden_dim, embed_dim, name):
     )
 
 
+def _norm(name, policy):
+    """A `LayerNormalization` beside layers of dtype `policy`, its scale and offset float32 even where `policy`
+    stores weights in half precision, as Keras keeps them under a mixed policy: the copy that stores its
+    weights in bfloat16 for decoding (`model.in_bfloat16`) then normalises exactly as a `mixed_bfloat16` one."""
+    if policy.variable_dtype in ("bfloat16", "float16"):
+        policy = keras.DTypePolicy(f"mixed_{policy.compute_dtype}")
+    return keras.layers.LayerNormalization(name=name, dtype=policy)
+
+
 @serializable
 class PositionalEmbedding(keras.layers.Layer):
     """Token embedding plus position embedding, summed.
@@ -160,9 +169,9 @@ class TransformerEncoder(keras.layers.Layer):
         self.self_attention.build(input_shape, input_shape)
         self.feed_forward = _feed_forward(self.dense_dim, self.embed_dim, "feed_forward")
         self.feed_forward.build(input_shape)
-        self.attention_norm = keras.layers.LayerNormalization(name="attention_norm", dtype=self.dtype_policy)
+        self.attention_norm = _norm("attention_norm", self.dtype_policy)
         self.attention_norm.build(input_shape)
-        self.feed_forward_norm = keras.layers.LayerNormalization(name="feed_forward_norm", dtype=self.dtype_policy)
+        self.feed_forward_norm = _norm("feed_forward_norm", self.dtype_policy)
         self.feed_forward_norm.build(input_shape)
         self.dropout_layer = keras.layers.Dropout(self.dropout)
 
@@ -245,7 +254,7 @@ class TransformerDecoder(keras.layers.Layer):
         self.feed_forward = _feed_forward(self.latent_dim, self.embed_dim, "feed_forward")
         self.feed_forward.build(inputs_shape)
         for name in ("self_attention_norm", "cross_attention_norm", "feed_forward_norm"):
-            norm = keras.layers.LayerNormalization(name=name, dtype=self.dtype_policy)
+            norm = _norm(name, self.dtype_policy)
             norm.build(inputs_shape)
             setattr(self, name, norm)
         self.dropout_layer = keras.layers.Dropout(self.dropout)
