@@ -9,7 +9,7 @@ with probability `probability`, and the next shorter one is tried. Decoding
 and evaluation keep the deterministic cut.
 
 It works on token ids after `TextPipeline` made them, so the words (split,
-lowercased, with their stand-ins) are exactly those the model sees; a piece
+standardised, with their stand-ins) are exactly those the model sees; a piece
 in brackets (`[start]`, `[end]`, `[UNK]`, a stand-in) is never cut.
 
 >>> vocabulary = ["", "[UNK]", "[start]", "[end]", "hablo", "ha", "##blo", "##b", "##lo", "h", "##a", "##l", "##o"]
