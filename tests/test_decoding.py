@@ -165,10 +165,13 @@ def test_only_unfinished_sentences_stay_live_and_finished_rows_extend_with_paddi
     done = ops.convert_to_tensor([True, True, False, True, True, True, True, False])
     np.testing.assert_array_equal(ops.convert_to_numpy(live_rows(done, 2)), [2, 3, 6, 7])
     np.testing.assert_array_equal(ops.convert_to_numpy(live_rows(done, 2, compact=False)), range(8))
-    tokens, scores = finished_extensions(done, 3)
-    expected = extensions(log_probabilities([[0.2, 0.3, 0.5, 0.0]] * 8), ops.convert_to_tensor([True] * 8), 3)
-    np.testing.assert_array_equal(ops.convert_to_numpy(tokens), ops.convert_to_numpy(expected[0]))
-    np.testing.assert_array_equal(ops.convert_to_numpy(scores), ops.convert_to_numpy(expected[1]))
+    # A finished row extends with padding at no cost, whatever its log-probabilities; the others by their best.
+    tokens, scores = extensions(log_probabilities([[0.2, 0.3, 0.5, 0.0]] * 2), ops.convert_to_tensor([True, False]), 3)
+    np.testing.assert_array_equal(ops.convert_to_numpy(tokens), [[0, 1, 2], [2, 1, 0]])
+    np.testing.assert_allclose(ops.convert_to_numpy(scores), [[0, IMPOSSIBLE, IMPOSSIBLE], np.log([0.5, 0.3, 0.2])],
+                               rtol=1e-6)
+    for got, want in zip(finished_extensions(done, 3), (tokens[:1], scores[:1])):
+        np.testing.assert_array_equal(ops.convert_to_numpy(got), np.repeat(ops.convert_to_numpy(want), 8, axis=0))
     spread_out = spread(ops.convert_to_tensor([1, 3]), ops.convert_to_tensor([[7, 7], [9, 9]]), ops.zeros((4, 2), "int32"))
     np.testing.assert_array_equal(ops.convert_to_numpy(spread_out), [[0, 0], [7, 7], [0, 0], [9, 9]])
 

@@ -279,20 +279,20 @@ def top_k(values, k, width=TOP_K_BLOCK):
 def extensions(log_probs, done, beam_size):
     """Each row's best `beam_size` next tokens and their log-probabilities, both `(rows, beam_size)`.
 
-    A finished hypothesis extends only with padding, at no cost. A row's
+    A finished hypothesis extends only with padding, at no cost (`finished_extensions`: chosen after the
+    ranking, on `beam_size` values a row, not by masking every log-probability first). A row's
     extensions share its length penalty, so only its best `beam_size` can be
     among its sentence's best `beam_size`: ranking those alone spares sorting
     the whole vocabulary.
     """
-    pad_only = ops.where(ops.arange(ops.shape(log_probs)[-1]) == 0, 0.0, IMPOSSIBLE)
-    log_probs = ops.where(done[:, None], pad_only[None, :], log_probs)
     best, tokens = top_k(log_probs, beam_size)
-    return tokens, best
+    finished_tokens, finished_scores = finished_extensions(done, beam_size)
+    return ops.where(done[:, None], finished_tokens, tokens), ops.where(done[:, None], finished_scores, best)
 
 
 def finished_extensions(done, beam_size):
-    """What `extensions` gives rows that have ended, without their log-probabilities: padding at no cost,
-    then tokens 1, 2, ... at an impossible cost (ties go to the lower token)."""
+    """What `extensions` gives rows that have ended: padding at no cost, then tokens 1, 2, ... at an
+    impossible cost (as ranking a row of such costs would, ties going to the lower token)."""
     rows = ops.shape(done)[0]
     tokens = ops.tile(ops.arange(beam_size, dtype="int32")[None, :], (rows, 1))
     scores = ops.where(ops.arange(beam_size) == 0, 0.0, IMPOSSIBLE)
