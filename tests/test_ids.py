@@ -36,7 +36,6 @@ def test_batches_hold_each_pair_once_an_epoch_and_move_to_the_next_version():
         batches.on_epoch_end()
 
 
-
 def test_a_width_step_of_the_sequence_length_makes_one_shape():
     lengths = np.arange(1, 13).repeat(4)
     source = np.where(np.arange(12) < lengths[:, None], 5, 0)
@@ -44,6 +43,7 @@ def test_a_width_step_of_the_sequence_length_makes_one_shape():
     batches = fit.IdBatches(source, target, batch_size=4, shuffle=False, width_step=12)
     shapes = {(batches[i][0]["encoder_inputs"].shape, batches[i][0]["decoder_inputs"].shape) for i in range(len(batches))}
     assert shapes == {((4, 12), (4, 12))} and len(batches) == 12  # every pair, none dropped for its width
+
 
 @pytest.fixture(scope="module")
 def ids_run(tiny_model_dir, pairs, tmp_path_factory):
@@ -64,7 +64,6 @@ def test_export_writes_versions_with_the_vocabularies_of_the_model(ids_run, tiny
     assert config.target_vocab_size == vocabulary_config.target_vocab_size
     assert arrays["train_source"].shape[0] == 2 and arrays["train_target"].shape[2] == config.sequence_length + 1
     assert len(arrays["vocabulary"]) == config.target_vocab_size
-
 
 
 def test_piece_dropout_cuts_the_training_versions_anew_and_leaves_the_validation_split(ids_run, tmp_path):
