@@ -8,6 +8,8 @@ from keras import ops
 
 from translator.decoding import (
     IMPOSSIBLE,
+    TOP_K_BLOCK,
+    _whole_blocks,
     beam_decode,
     decoding_graph,
     extensions,
@@ -86,17 +88,26 @@ def test_beam_search_equals_the_textbook_search(tiny_translator, sentences):
             np.testing.assert_array_equal(graph(ids)[0].numpy(), naive)
 
 
-def log_probabilities(rows):
-    """Hand-made log-probabilities `(rows, vocab)` from probabilities (0 becomes impossible)."""
-    rows = np.asarray(rows, "float32")
-    return ops.convert_to_tensor(np.where(rows > 0, np.log(np.maximum(rows, 1e-30)), IMPOSSIBLE).astype("float32"))
+def probabilities(rows):
+    """Hand-made next-token probabilities `(rows, vocab)`."""
+    return ops.convert_to_tensor(np.asarray(rows, "float32"))
 
 
 def test_a_finished_hypothesis_extends_only_with_free_padding():
-    log_probs = log_probabilities([[0.0, 0.1, 0.6, 0.3], [0.0, 0.5, 0.2, 0.3]])
-    tokens, scores = extensions(log_probs, ops.convert_to_tensor([False, True]), beam_size=2)
+    probs = probabilities([[0.0, 0.1, 0.6, 0.3], [0.0, 0.5, 0.2, 0.3]])
+    tokens, scores = extensions(probs, ops.convert_to_tensor([False, True]), beam_size=2)
     np.testing.assert_array_equal(ops.convert_to_numpy(tokens), [[2, 3], [0, 1]])
-    np.testing.assert_allclose(ops.convert_to_numpy(scores), [[np.log(0.6), np.log(0.3)], [0.0, IMPOSSIBLE]])
+    np.testing.assert_allclose(ops.convert_to_numpy(scores), [[np.log(0.6), np.log(0.3)], [0.0, IMPOSSIBLE]], rtol=1e-6)
+
+
+def test_an_extension_of_probability_zero_costs_a_finite_price_above_impossible():
+    # A peaked row whose third choice underflowed to 0: a finite cost (no -inf to poison the sums), less than
+    # any real one and more than IMPOSSIBLE, which rules out beams not yet live.
+    tokens, scores = extensions(probabilities([[0.0, 1.0, 1e-30, 0.0]]), ops.convert_to_tensor([False]), beam_size=3)
+    np.testing.assert_array_equal(ops.convert_to_numpy(tokens), [[1, 2, 0]])
+    scores = ops.convert_to_numpy(scores)[0]
+    np.testing.assert_allclose(scores[:2], [0.0, np.log(1e-30)], rtol=1e-6)
+    assert np.isfinite(scores[2]) and IMPOSSIBLE < scores[2] < scores[1]
 
 
 def test_the_top_candidates_of_each_sentence_are_kept_best_first():
@@ -161,12 +172,24 @@ def test_top_k_in_blocks_is_top_k_ties_included():
             np.testing.assert_array_equal(ops.convert_to_numpy(got), ops.convert_to_numpy(want))
 
 
+def test_the_beam_projection_is_widened_to_whole_blocks_of_pieces_that_are_never_chosen():
+    rng = np.random.default_rng(0)
+    kernel, bias = rng.normal(size=(4, 200)).astype("float32"), rng.normal(size=200).astype("float32")
+    vocabulary, [(wide_kernel, wide_bias)] = _whole_blocks(ops.arange(1, 201), [(kernel, bias)])
+    assert ops.shape(wide_kernel) == (4, TOP_K_BLOCK * 2) and ops.shape(vocabulary) == (TOP_K_BLOCK * 2,)
+    np.testing.assert_array_equal(ops.convert_to_numpy(vocabulary), [*range(1, 201), *[0] * 56])  # padding
+    x = rng.normal(size=(3, 4)).astype("float32")
+    probs = ops.convert_to_numpy(ops.softmax(ops.matmul(x, wide_kernel) + wide_bias))
+    np.testing.assert_allclose(probs[:, :200], ops.convert_to_numpy(ops.softmax(x @ kernel + bias)), rtol=1e-5)
+    assert (probs[:, 200:] == 0).all()
+
+
 def test_only_unfinished_sentences_stay_live_and_finished_rows_extend_with_padding():
     done = ops.convert_to_tensor([True, True, False, True, True, True, True, False])
     np.testing.assert_array_equal(ops.convert_to_numpy(live_rows(done, 2)), [2, 3, 6, 7])
     np.testing.assert_array_equal(ops.convert_to_numpy(live_rows(done, 2, compact=False)), range(8))
     # A finished row extends with padding at no cost, whatever its log-probabilities; the others by their best.
-    tokens, scores = extensions(log_probabilities([[0.2, 0.3, 0.5, 0.0]] * 2), ops.convert_to_tensor([True, False]), 3)
+    tokens, scores = extensions(probabilities([[0.2, 0.3, 0.5, 0.0]] * 2), ops.convert_to_tensor([True, False]), 3)
     np.testing.assert_array_equal(ops.convert_to_numpy(tokens), [[0, 1, 2], [2, 1, 0]])
     np.testing.assert_allclose(ops.convert_to_numpy(scores), [[0, IMPOSSIBLE, IMPOSSIBLE], np.log([0.5, 0.3, 0.2])],
                                rtol=1e-6)
