@@ -5,14 +5,16 @@ model directory is converted to its format (post-norm layers, learned
 positions, no embedding scaling, the project's vocabularies and special
 tokens), its greedy tokens are checked against ours in float32 (the
 conversion exact) and as timed, and then both engines
-decode the same batches of token ids, greedy and beam 4, with CTranslate2's
+decode the same sentences' token ids, greedy and beam 4, with CTranslate2's
 weights in float32 and in int8. Each engine is timed as it runs best on a
-CPU: ours as `translator translate` runs it (no XLA, a batch per core plus
+CPU: ours as `translator translate` runs it (no XLA, batches of its default
+size, a batch per core plus
 one, each operation on one core: `devices.decoding_batches`, which must
 come before TensorFlow starts, so the section runs in a process of its
 own; bfloat16 layers where the CPU multiplies bfloat16, the model's
 shortlist where it has one); CTranslate2 in both of its layouts (one batch at a time on every
-core, or a batch per core on one core each), its figure the faster. Text
+core, or a batch per core on one core each) and with batches of 64 sentences or of ours, its figure the
+fastest (64 is its best here: larger batches were slower, bench/RESULTS.md). Text
 in and out is not timed: sentences are tokenised once, by the project's
 pipeline, for both.
 
@@ -37,12 +39,13 @@ from ctranslate2.specs.transformer_spec import TransformerSpec
 from keras import ops
 
 from bench import child_environment
-from translator.defaults import DEFAULT_BEAM, LENGTH_PENALTY
+from translator.defaults import BATCH_SIZE, DEFAULT_BEAM, LENGTH_PENALTY
 from translator.devices import bfloat16_decoding, cores, decoding_batches
 from translator.tokens import END, START, UNK
 from translator.translate import Translator
 
-BATCH_SIZE = 64
+# CTranslate2's batch sizes, besides ours (`BATCH_SIZE`).
+THEIR_BATCH_SIZES = (64, BATCH_SIZE)
 # `decoding.beam_decode`'s defaults, which `Translator` decodes with. The same
 # numbers do not make the same search: ours divides every candidate's
 # log-probability by the GNMT penalty ((5 + length) / 6) ** 0.6 at every step,
@@ -173,12 +176,14 @@ def load(directory, compute_type, layout=None):
                                   intra_threads=intra_threads, inter_threads=inter_threads)
 
 
-def id_batches(translator, sentences):
-    """Source ids in batches of `BATCH_SIZE`, sorted by length as `Translator.translate` sorts them."""
+def id_batches(translator, sentences, size=None):
+    """Source ids in batches of `size` (default: the translator's), sorted by length as `Translator.translate`
+    sorts them: whatever the size, the sentences come in the same order."""
+    size = size or translator.batch_size
     ids = translator.pipeline.source(tf.constant(sentences)).numpy().astype(np.int32)
     order = np.argsort(np.count_nonzero(ids, axis=1), kind="stable")
     ids = ids[order]
-    return [ids[start:start + BATCH_SIZE] for start in range(0, len(ids), BATCH_SIZE)]
+    return [ids[start:start + size] for start in range(0, len(ids), size)]
 
 
 def token_batches(translator, batches):
@@ -264,7 +269,8 @@ def run(model_path, sentences, quick=False):
     timed_greedy_match = matches(our_tokens(translator, ours(translator, batches, 1)), their_greedy["float32"])
 
     batches = id_batches(translator, timed)
-    tokens = token_batches(translator, batches)
+    their_batches = {size: token_batches(translator, id_batches(translator, timed, size))
+                     for size in sorted(set(THEIR_BATCH_SIZES))}
     rates, beam_match, by_layout, their_layout = {}, {}, {}, {}
     for beam_size in (1, DEFAULT_BEAM):
         decoding = "greedy" if beam_size == 1 else f"beam_{beam_size}"
@@ -272,9 +278,11 @@ def run(model_path, sentences, quick=False):
         rates.setdefault("ours", {})[decoding] = rate
         reference = our_tokens(translator, outputs)
         for compute_type in COMPUTE_TYPES:
-            timings = {name: throughput(lambda engine=engine, parallel=parallel, beam_size=beam_size: theirs(
-                engine, tokens, beam_size, max_length, parallel), len(timed))
-                for (kind, name), (engine, parallel) in engines.items() if kind == compute_type}
+            timings = {f"{name}, batches of {size}": throughput(
+                lambda engine=engine, parallel=parallel, beam_size=beam_size, tokens=tokens: theirs(
+                    engine, tokens, beam_size, max_length, parallel), len(timed))
+                for (kind, name), (engine, parallel) in engines.items() if kind == compute_type
+                for size, tokens in their_batches.items()}
             for name, (rate, _) in timings.items():
                 by_layout.setdefault(compute_type, {}).setdefault(name, {})[decoding] = rate
             best = their_layout.setdefault(compute_type, {})[decoding] = max(timings, key=lambda n: timings[n][0])
@@ -289,7 +297,7 @@ def run(model_path, sentences, quick=False):
         "bfloat16": bfloat16,
         "timed_greedy_match": timed_greedy_match,
         "timed_sentences": len(timed),
-        "batch_size": BATCH_SIZE,
+        "batch_size": translator.batch_size,
         "beam_size": DEFAULT_BEAM,
         "length_penalty": LENGTH_PENALTY,
         "cores": cores(),

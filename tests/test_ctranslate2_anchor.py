@@ -43,6 +43,7 @@ def test_converted_model_decodes_as_ours(tiny_translator, sentences, tmp_path):
 
 def test_bench_section_reports_every_figure(tiny_model_dir, sentences):
     pytest.importorskip("ctranslate2")
+    from bench import ctranslate2_anchor as anchor
     from bench.__main__ import ctranslate2_anchor, ctranslate2_rows
 
     result = ctranslate2_anchor(tiny_model_dir, sentences, quick=True)
@@ -51,7 +52,8 @@ def test_bench_section_reports_every_figure(tiny_model_dir, sentences):
     assert result["our_parallel_batches"] == cores() + 1
     for compute_type in ("float32", "int8"):
         layouts = result["theirs_by_layout"][compute_type]
-        assert set(layouts) == {"one batch on every core", "a batch per core"}
+        assert set(layouts) == {f"{layout}, batches of {size}" for layout in ("one batch on every core", "a batch per core")
+                                for size in anchor.THEIR_BATCH_SIZES}
         for decoding, best in result["their_layout"][compute_type].items():
             assert result["sentences_per_s"][compute_type][decoding] == max(rates[decoding] for rates in layouts.values())
             assert layouts[best][decoding] == result["sentences_per_s"][compute_type][decoding]

@@ -12,7 +12,7 @@ import tensorflow as tf
 from keras import ops
 
 from translator import decoding, masks, model_dir, rerank, segments, shortlist, verbatim
-from translator.defaults import PARALLEL_BATCHES
+from translator.defaults import BATCH_SIZE, PARALLEL_BATCHES
 from translator.devices import resolve_auto
 from translator.ensemble import Ensemble, check_same_text, members
 from translator.errors import UsageError
@@ -64,7 +64,7 @@ class Translator:
     '¿Dónde está la estación de tren?'
     """
 
-    def __init__(self, model, pipeline, config, batch_size=64, jit_compile=None, parallel_batches=PARALLEL_BATCHES,
+    def __init__(self, model, pipeline, config, batch_size=BATCH_SIZE, jit_compile=None, parallel_batches=PARALLEL_BATCHES,
                  placeholders=True, word_counts=None, lexicon=None, consensus=True, shortlist=None, bfloat16=False):
         if bfloat16:
             model = Ensemble(list(map(in_bfloat16, members(model)))) if isinstance(model, Ensemble) else in_bfloat16(model)
