@@ -192,11 +192,19 @@ def _whole_blocks(vocabulary, projections):
                         for kernel, bias in projections]
 
 
+def argmax(values):
+    """The int32 position of the largest of the last axis. Not `ops.argmax`: for floats, Keras' TensorFlow
+    backend first turns every -0.0 into minus the smallest float (numpy's answer where a flushing CPU would
+    tie them), four more operations over all the values: a sixth of a greedy step on a CPU, for ties
+    that logits do not have."""
+    return tf.argmax(values, axis=-1, output_type=tf.int32)
+
+
 def _record(tokens, attended, index, chosen, attention):
     """Writes step `index`: the chosen tokens, and the source position each one's cross-attention weighted most
     (0 after `[end]`, like the tokens)."""
     tokens = ops.slice_update(tokens, (0, index), chosen[:, None])
-    where = ops.where(chosen == 0, 0, ops.cast(ops.argmax(attention, axis=-1), "int32"))
+    where = ops.where(chosen == 0, 0, argmax(attention))
     return tokens, ops.slice_update(attended, (0, index), where[:, None])
 
 
@@ -231,7 +239,7 @@ def greedy_decode(model, source_ids, start_id, end_id, max_length, compact=True,
 
     def step(index, previous, done, tokens, attended, live, caches, context):
         logits, caches, attention = decoder_step(previous, index, live, caches, context)
-        best = spread(live, pieces(ops.cast(ops.argmax(logits, axis=-1), "int32")), ops.zeros_like(done, "int32"))
+        best = spread(live, pieces(argmax(logits)), ops.zeros_like(done, "int32"))
         chosen = ops.where(done, 0, best)
         attention = spread(live, attention, ops.zeros((ops.shape(done)[0], ops.shape(attention)[1])))
         tokens, attended = _record(tokens, attended, index, chosen, attention)
