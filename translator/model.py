@@ -144,8 +144,9 @@ def in_bfloat16(model):
 
     It computes as Keras' `mixed_bfloat16` policy would (float32 weights cast to bfloat16 at every call),
     the same tokens, without casting every weight again at every decoding step. As under that policy,
-    LayerNormalization's scale and offset stay float32 (`layers._norm`); so does the output projection:
-    the copy reads the float32 model's (`output_weights`), not its own table rounded to bfloat16."""
+    LayerNormalization's scale and offset stay float32 (`layers._norm`). The copy reads its output projection
+    from the float32 model (`output_weights`), its bias float32; the decoding loops multiply by its table in
+    the layers' dtype, and take the logits in float32."""
     previous = keras.config.dtype_policy()
     keras.config.set_dtype_policy("bfloat16")  # the policy of every layer made while it is set
     try:
