@@ -200,8 +200,8 @@ def _whole_blocks(vocabulary, projections):
 def argmax(values):
     """The int32 position of the largest of the last axis. Not `ops.argmax`: for floats, Keras' TensorFlow
     backend first turns every -0.0 into minus the smallest float (numpy's answer where a flushing CPU would
-    tie them), four more operations over all the values: a sixth of a greedy step on a CPU, for ties
-    that logits do not have."""
+    tie them), four more operations over all the values: greedy decoding was about 1.1 times as fast
+    without them on a CPU, for ties that logits do not have."""
     return tf.argmax(values, axis=-1, output_type=tf.int32)
 
 
