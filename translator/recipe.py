@@ -55,17 +55,21 @@ RECIPES = {
         {"name": "mean-27-33", "kind": "average", "of": ["en-es-27", "en-es-33"]},
         {"name": "en-es-39", "kind": "train", "from": "mean-27-33", "epochs": 6, "learning_rate": 2e-4, "seed": 2028},
         {"name": "mean-27-33-39", "kind": "average", "of": ["mean-27-33", "en-es-39"]},
-        # Sequence-level distillation (translator/distill.py): the last model's beam-4 translations of the
-        # training split's 72,057 English sentences (the shipped model did 19.5 a second on 2 busy cores:
-        # about an hour), then a student that trains on them and the original pairs, so that its greedy
-        # search comes near the teacher's beam. About half the translations are a reference already, so it
-        # learns from about 118,000 pairs, 1.4 times the corpus' epoch. It starts from the teacher, not
-        # from scratch: from scratch is the whole schedule above again on more pairs (39 epochs, over 4
-        # hours on 2 cores), while a model that is already the teacher only has to learn to put the beam's
-        # choice first. 5 epochs (the mean of the last 5 is tried, as in every run) at half the last runs'
-        # peak learning rate: it moves towards the beam's outputs without unlearning the references, which
-        # stay in its pairs; a new seed shuffles and invents names anew.
-        {"name": "en-es-distilled", "kind": "translate", "teacher": "mean-27-33-39", "beam": 4},
+        # A second model trained apart (another seed: other initial weights, shuffling and invented names),
+        # the first two runs of the schedule above: two models that err differently make a better teacher
+        # than either (their next-token probabilities averaged, `translator.ensemble`).
+        {"name": "en-es-b14", "kind": "train", "preset": "default", "seed": 2030},
+        {"name": "en-es-b21", "kind": "train", "from": "en-es-b14", "epochs": 7, "learning_rate": 4e-4, "seed": 2031},
+        # Sequence-level distillation (translator/distill.py): the two models' beam-4 translations of the
+        # training split's 72,057 English sentences, then a student that trains on them and the original
+        # pairs, so that its greedy search comes near the teacher's beam. About half the translations are a
+        # reference already, so it learns from about 118,000 pairs, 1.4 times the corpus' epoch. It starts
+        # from the first model, not from scratch: from scratch is the whole schedule above again on more
+        # pairs (over 4 hours on 2 cores), while a model that is already near the teacher only has to learn
+        # to put the beam's choice first. 5 epochs (the mean of the last 5 is tried, as in every run) at half
+        # the last runs' peak learning rate: it moves towards the teacher's outputs without unlearning the
+        # references, which stay in its pairs; a new seed shuffles and invents names anew.
+        {"name": "en-es-distilled", "kind": "translate", "teacher": ["mean-27-33-39", "en-es-b21"], "beam": 4},
         {"name": "en-es-student", "kind": "train", "from": "mean-27-33-39", "targets": "en-es-distilled",
          "with_original": True, "epochs": 5, "learning_rate": 1e-4, "seed": 2029},
     ],
