@@ -90,6 +90,27 @@ def test_decoder_padding_invariance_on_both_sides():
     np.testing.assert_allclose(out[:, :3], reference, atol=1e-5)
 
 
+@pytest.mark.parametrize("append", [False, True])
+def test_decoding_one_token_at_a_time_from_the_caches_reproduces_the_whole_sequence(append):
+    # The cached path reads keys and values in its own layout (`CachedMultiHeadAttention.empty_cache`): each
+    # position's output and cross-attention must be the whole-sequence call's, with padded source positions.
+    decoder = TransformerDecoder(EMBED, 32, HEADS)
+    x = keras.random.normal((2, 5, EMBED), seed=11)
+    memory = keras.random.normal((2, 4, EMBED), seed=12)
+    source_padding = ops.convert_to_tensor([[1, 1, 1, 1], [1, 1, 0, 0]], "bool")
+    whole, whole_scores = decoder(x, memory, encoder_padding_mask=source_padding, return_attention_scores=True)
+    cache = decoder.self_attention.empty_cache(2, 0 if append else 5)
+    cross = decoder.cross_attention.key_value_cache(memory)
+    for t in range(5):
+        out, cache, scores = decoder(
+            x[:, t:t + 1], None, encoder_padding_mask=source_padding, self_attention_cache=cache,
+            cache_update_index=None if append else t, cross_attention_cache=cross, return_attention_scores=True,
+        )
+        np.testing.assert_allclose(out[:, 0], whole[:, t], atol=1e-5)
+        np.testing.assert_allclose(scores[:, :, 0], whole_scores[:, :, t], atol=1e-6)
+    assert ops.shape(cache[0])[-1] == 5 and ops.shape(cache[1])[2] == 5
+
+
 def test_cross_attention_sees_every_source_position_from_the_first_target_position():
     """The keras.io example masks cross-attention with the decoder's causal mask; ours must not."""
     decoder = TransformerDecoder(EMBED, 32, HEADS)

@@ -4,8 +4,13 @@
 same maths) with two additions for fast decoding, in the manner of
 `keras_hub.layers.CachedMultiHeadAttention`:
 
-- `cache` of shape `(batch, 2, max_length, num_heads, key_dim)` holds the
-  projected keys and values already computed;
+- `cache`, a pair `(keys, values)`, holds the projected keys and values
+  already computed, laid out as the attention's products read them
+  (`empty_cache`): keys `(batch, num_heads, key_dim, length)`, values
+  `(batch, num_heads, length, key_dim)`. Keras' layout, `(batch, length,
+  num_heads, key_dim)`, would be transposed, and a stacked pair sliced
+  apart, at every step: copies of every cache, whose removal made decoding
+  on a CPU about 1.15 times as fast, greedy and beam alike (bench/RESULTS.md);
 - `cache_update_index` says where the keys and values of the new query tokens
   go. Without it the cache is read as it is: the encoder's keys and values for
   cross-attention never change while a sentence is decoded;
@@ -21,6 +26,11 @@ import keras
 from keras import ops
 
 
+def _heads_first(x):
+    """`(batch, length, heads, key_dim)` as `(batch, heads, length, key_dim)`, and back."""
+    return ops.transpose(x, (0, 2, 1, 3))
+
+
 @keras.saving.register_keras_serializable(package="translator")
 class CachedMultiHeadAttention(keras.layers.MultiHeadAttention):
     """Multi-head attention with an optional key/value cache.
@@ -34,28 +44,46 @@ class CachedMultiHeadAttention(keras.layers.MultiHeadAttention):
     >>> output, scores, _ = attention(x, x)
     >>> ops.shape(output), ops.shape(scores)
     ((1, 3, 8), (1, 2, 3, 3))
+    >>> output, scores, cache = attention(x[:, :1], x[:, :1], cache=attention.empty_cache(1, 3), cache_update_index=0)
+    >>> [ops.shape(part) for part in cache]
+    [(1, 2, 4, 3), (1, 2, 3, 4)]
     """
 
     def call(self, query, value, key=None, attention_mask=None, cache=None,
              cache_update_index=None, append=False, training=None):
         query = self._query_dense(query)
-        if cache is not None and cache_update_index is None and not append:
-            key, value = cache[:, 0], cache[:, 1]
-        else:
+        if cache is None:
             key = self._key_dense(value if key is None else key)
-            value = self._value_dense(value)
+            output, scores = self._compute_attention(
+                query, key, self._value_dense(value), attention_mask=attention_mask, training=training,
+                return_attention_scores=True,
+            )
+            return self._output_dense(output), scores, None
+        if append or cache_update_index is not None:
+            keys, values = cache
+            new_keys, new_values = self.key_value_cache(value if key is None else key, value)
             if append:
-                cache = ops.concatenate([cache, ops.stack([key, value], axis=1)], axis=2)
-            elif cache is not None:
-                cache = ops.slice_update(cache, [0, 0, cache_update_index, 0, 0], ops.stack([key, value], axis=1))
-            if cache is not None:
-                key, value = cache[:, 0], cache[:, 1]
-        output, scores = self._compute_attention(
-            query, key, value, attention_mask=attention_mask, training=training,
-            return_attention_scores=True,
-        )
+                cache = ops.concatenate([keys, new_keys], axis=3), ops.concatenate([values, new_values], axis=2)
+            else:
+                cache = (ops.slice_update(keys, [0, 0, 0, cache_update_index], new_keys),
+                         ops.slice_update(values, [0, 0, cache_update_index, 0], new_values))
+        output, scores = self._cached_attention(query, *cache, attention_mask, training)
         return self._output_dense(output), scores, cache
 
-    def key_value_cache(self, value):
-        """The projected keys and values of `value`, stacked as a read-only cache."""
-        return ops.stack([self._key_dense(value), self._value_dense(value)], axis=1)
+    def _cached_attention(self, query, keys, values, attention_mask, training):
+        """`_compute_attention`'s maths on a cache's layout: `(output, scores)` as it returns them."""
+        query = _heads_first(ops.multiply(query, ops.cast(self._inverse_sqrt_key_dim, query.dtype)))
+        scores = self._masked_softmax(ops.matmul(query, keys), attention_mask)
+        output = ops.matmul(self._dropout_layer(scores, training=training), values)
+        return _heads_first(output), scores
+
+    def key_value_cache(self, key, value=None):
+        """The projected keys and values of `key` (and `value`, else the same tensor), as a read-only cache."""
+        keys = ops.transpose(self._key_dense(key), (0, 2, 3, 1))
+        return keys, _heads_first(self._value_dense(key if value is None else value))
+
+    def empty_cache(self, batch, length, dtype=None):
+        """A cache of `length` empty slots for `batch` rows: what `cache_update_index` writes into."""
+        heads, size = self._num_heads, self._key_dim
+        dtype = dtype or self.compute_dtype
+        return ops.zeros((batch, heads, size, length), dtype), ops.zeros((batch, heads, length, size), dtype)

@@ -17,6 +17,7 @@ which compiles one shape, every row runs to the end in caches of
 
 import itertools
 
+import keras
 import tensorflow as tf
 from keras import ops
 
@@ -58,8 +59,7 @@ def _decoder_caches(model, encoded, batch, slots):
     """Empty self-attention caches of `slots` steps and filled cross-attention caches, one per decoder layer."""
     self_caches, cross_caches = [], []
     for layer in model.decoder_layers:
-        shape = (batch, 2, slots, layer.num_heads, layer.key_dim)
-        self_caches.append(ops.zeros(shape, dtype=encoded.dtype))
+        self_caches.append(layer.self_attention.empty_cache(batch, slots, encoded.dtype))
         cross_caches.append(layer.cross_attention.key_value_cache(encoded))
     return self_caches, cross_caches
 
@@ -366,8 +366,9 @@ def retire(done, chosen, end_id):
 
 
 def reorder(origin, tensors):
-    """Every per-row tensor in `tensors`, its rows now those of the hypotheses they continue."""
-    return [ops.take(x, origin, axis=0) for x in tensors]
+    """Every per-row tensor in `tensors` (a list, whose items may be a cache's pair), its rows now those of the
+    hypotheses they continue."""
+    return keras.tree.map_structure(lambda x: ops.take(x, origin, axis=0), tensors)
 
 
 def beam_decode(model, source_ids, start_id, end_id, max_length, beam_size=DEFAULT_BEAM, length_penalty=LENGTH_PENALTY,

@@ -218,11 +218,12 @@ class TransformerDecoder(keras.layers.Layer):
         padding_mask: `(batch, target_length)`, True at real target tokens.
         encoder_padding_mask: `(batch, source_length)`, True at real source tokens.
         self_attention_cache, cache_update_index: for incremental decoding, the
-            `(batch, 2, max_length, heads, key_dim)` keys/values of earlier
-            steps and the position of `inputs` in it. The layer then also
-            returns the updated cache. Without `cache_update_index`, the
-            cache holds the earlier steps only, `(batch, 2, steps, heads,
-            key_dim)`, and the new keys/values are appended to it.
+            keys/values of earlier steps, `self_attention.empty_cache(batch,
+            max_length)` filled so far, and the position of `inputs` in it.
+            The layer then also returns the updated cache. Without
+            `cache_update_index`, the cache holds the earlier steps only
+            (`empty_cache(batch, 0)` at first), and the new keys/values are
+            appended to it.
         cross_attention_cache: the encoder's keys/values, from
             `cross_attention.key_value_cache(encoder_outputs)`, so they are
             projected once per sentence instead of once per step.
@@ -269,7 +270,7 @@ class TransformerDecoder(keras.layers.Layer):
             self_mask = masks.decoder_self_attention_mask(padding_mask)
         else:
             # The new tokens sit at cache_update_index (later cache slots are still empty), or after the cache.
-            cache_length = ops.shape(self_attention_cache)[2]
+            cache_length = ops.shape(self_attention_cache[1])[2]
             offset = cache_length if cache_update_index is None else cache_update_index
             cache_length = cache_length + length if cache_update_index is None else cache_length
             self_mask = masks.causal_mask(length, cache_length, offset=offset)[None]
