@@ -74,7 +74,7 @@ RECIPES = {
          "with_original": True, "epochs": 5, "learning_rate": 1e-4, "seed": 2029},
         # 5 more epochs on the teacher's translations alone: its greedy search comes nearer its beam (a
         # student of the teacher's outputs alone learns the one translation the beam chose), then the two
-        # students averaged, each a little better than either on the validation split, greedy and beam 4.
+        # students averaged: a little better than either on the validation split, greedy and beam 4.
         {"name": "en-es-student-2", "kind": "train", "from": "en-es-student", "targets": "en-es-distilled",
          "epochs": 5, "learning_rate": 1e-4, "seed": 2033},
         {"name": "mean-students", "kind": "average", "of": ["en-es-student", "en-es-student-2"]},
