@@ -108,7 +108,7 @@ def test_decoding_one_token_at_a_time_from_the_caches_reproduces_the_whole_seque
         )
         np.testing.assert_allclose(out[:, 0], whole[:, t], atol=1e-5)
         np.testing.assert_allclose(scores[:, :, 0], whole_scores[:, :, t], atol=1e-6)
-    assert ops.shape(cache[0])[-1] == 5 and ops.shape(cache[1])[2] == 5
+    assert ops.shape(cache[0])[2] == ops.shape(cache[1])[2] == 5
 
 
 def test_cross_attention_sees_every_source_position_from_the_first_target_position():

@@ -5,12 +5,14 @@ same maths) with two additions for fast decoding, in the manner of
 `keras_hub.layers.CachedMultiHeadAttention`:
 
 - `cache`, a pair `(keys, values)`, holds the projected keys and values
-  already computed, laid out as the attention's products read them
-  (`empty_cache`): keys `(batch, num_heads, key_dim, length)`, values
-  `(batch, num_heads, length, key_dim)`. Keras' layout, `(batch, length,
-  num_heads, key_dim)`, would be transposed, and a stacked pair sliced
-  apart, at every step: copies of every cache, whose removal made decoding
-  on a CPU about 1.15 times as fast, greedy and beam alike (bench/RESULTS.md);
+  already computed, laid out as the attention's batched products read them
+  (`empty_cache`): each `(batch, num_heads, length, key_dim)`. Keras' layout,
+  `(batch, length, num_heads, key_dim)`, would be transposed, and a stacked
+  pair sliced apart, at every step: copies of every cache, whose removal
+  made decoding on a CPU about 1.15 times as fast, greedy and beam alike
+  (bench/RESULTS.md). The keys are multiplied as they lie (an einsum that
+  TensorFlow runs as a product with the keys transposed in place), so a new
+  step is appended to both as a block of `key_dim` numbers a head;
 - `cache_update_index` says where the keys and values of the new query tokens
   go. Without it the cache is read as it is: the encoder's keys and values for
   cross-attention never change while a sentence is decoded;
@@ -46,7 +48,7 @@ class CachedMultiHeadAttention(keras.layers.MultiHeadAttention):
     ((1, 3, 8), (1, 2, 3, 3))
     >>> output, scores, cache = attention(x[:, :1], x[:, :1], cache=attention.empty_cache(1, 3), cache_update_index=0)
     >>> [ops.shape(part) for part in cache]
-    [(1, 2, 4, 3), (1, 2, 3, 4)]
+    [(1, 2, 3, 4), (1, 2, 3, 4)]
     """
 
     def call(self, query, value, key=None, attention_mask=None, cache=None,
@@ -60,30 +62,26 @@ class CachedMultiHeadAttention(keras.layers.MultiHeadAttention):
             )
             return self._output_dense(output), scores, None
         if append or cache_update_index is not None:
-            keys, values = cache
-            new_keys, new_values = self.key_value_cache(value if key is None else key, value)
+            new = self.key_value_cache(value if key is None else key, value)
             if append:
-                cache = ops.concatenate([keys, new_keys], axis=3), ops.concatenate([values, new_values], axis=2)
+                cache = tuple(ops.concatenate([old, step], axis=2) for old, step in zip(cache, new))
             else:
-                cache = (ops.slice_update(keys, [0, 0, 0, cache_update_index], new_keys),
-                         ops.slice_update(values, [0, 0, cache_update_index, 0], new_values))
+                cache = tuple(ops.slice_update(old, [0, 0, cache_update_index, 0], step) for old, step in zip(cache, new))
         output, scores = self._cached_attention(query, *cache, attention_mask, training)
         return self._output_dense(output), scores, cache
 
     def _cached_attention(self, query, keys, values, attention_mask, training):
         """`_compute_attention`'s maths on a cache's layout: `(output, scores)` as it returns them."""
         query = _heads_first(ops.multiply(query, ops.cast(self._inverse_sqrt_key_dim, query.dtype)))
-        scores = self._masked_softmax(ops.matmul(query, keys), attention_mask)
+        scores = self._masked_softmax(ops.einsum("bhtd,bhsd->bhts", query, keys), attention_mask)
         output = ops.matmul(self._dropout_layer(scores, training=training), values)
         return _heads_first(output), scores
 
     def key_value_cache(self, key, value=None):
         """The projected keys and values of `key` (and `value`, else the same tensor), as a read-only cache."""
-        keys = ops.transpose(self._key_dense(key), (0, 2, 3, 1))
-        return keys, _heads_first(self._value_dense(key if value is None else value))
+        return _heads_first(self._key_dense(key)), _heads_first(self._value_dense(key if value is None else value))
 
     def empty_cache(self, batch, length, dtype=None):
         """A cache of `length` empty slots for `batch` rows: what `cache_update_index` writes into."""
-        heads, size = self._num_heads, self._key_dim
-        dtype = dtype or self.compute_dtype
-        return ops.zeros((batch, heads, size, length), dtype), ops.zeros((batch, heads, length, size), dtype)
+        shape = (batch, self._num_heads, length, self._key_dim)
+        return ops.zeros(shape, dtype or self.compute_dtype), ops.zeros(shape, dtype or self.compute_dtype)
