@@ -8,11 +8,11 @@ same maths) with two additions for fast decoding, in the manner of
   already computed, laid out as the attention's batched products read them
   (`empty_cache`): each `(batch, num_heads, length, key_dim)`. Keras' layout,
   `(batch, length, num_heads, key_dim)`, would be transposed, and a stacked
-  pair sliced apart, at every step: copies of every cache, whose removal
-  made decoding on a CPU about 1.15 times as fast, greedy and beam alike
-  (bench/RESULTS.md). The keys are multiplied as they lie (an einsum that
-  TensorFlow runs as a product with the keys transposed in place), so a new
-  step is appended to both as a block of `key_dim` numbers a head;
+  pair sliced apart, at every step: copies of every cache. The keys are
+  multiplied as they lie (an einsum that TensorFlow runs as a product with
+  the keys transposed in place), so a new step is appended to both as a
+  block of `key_dim` numbers a head. Together about 1.2 times as fast a
+  decoding on a CPU, greedy and beam alike (bench/RESULTS.md);
 - `cache_update_index` says where the keys and values of the new query tokens
   go. Without it the cache is read as it is: the encoder's keys and values for
   cross-attention never change while a sentence is decoded;
