@@ -83,5 +83,5 @@ class CachedMultiHeadAttention(keras.layers.MultiHeadAttention):
 
     def empty_cache(self, batch, length, dtype=None):
         """A cache of `length` empty slots for `batch` rows: what `cache_update_index` writes into."""
-        shape = (batch, self._num_heads, length, self._key_dim)
-        return ops.zeros(shape, dtype or self.compute_dtype), ops.zeros(shape, dtype or self.compute_dtype)
+        empty = ops.zeros((batch, self._num_heads, length, self._key_dim), dtype or self.compute_dtype)
+        return empty, empty
