@@ -285,3 +285,20 @@ def test_quality_rows_rerank_as_labelled(tiny_model_dir):
         translator = load_translator(tiny_model_dir, None, False, False, rerank)
         assert (translator.lexicon is not None, translator.consensus) == (lexicon, consensus)
         assert translator.reranks(4) == (rerank != "off")
+
+
+def test_step_profile_puts_each_loop_operation_with_its_part(tiny_model_dir, sentences):
+    from bench.step_profile import part, profile, table
+
+    assert part("while/body/_9/while/decoder_0_1/self_attention_norm_1/moments/mean", "Mean") == "layer norms"
+    assert part("while/body/_9/while/decoder_12_1/self_attention_1/key_1/einsum/Einsum", "_MklEinsum") == "self-attention"
+    assert part("while/body/_9/while/decoder_1/add_1", "AddV2") == "residual additions"
+    assert part("while/body/_9/while/ArgMax", "ArgMax") == "loop: ArgMax"
+    result = profile(tiny_model_dir, sentences * 5)
+    parts = result["parts"]
+    # The tiny model has one decoder block: every part of it ran at every step, and the output projection once.
+    assert {"self-attention", "cross-attention", "feed-forward", "layer norms", "loop: MatMul"} <= set(parts)
+    assert result["steps"] > 0 and parts["loop: MatMul"]["operations"] == result["steps"]
+    assert all(row["seconds"] > 0 for row in parts.values())
+    lines = table(result).splitlines()
+    assert f"{result['steps']} greedy steps" in lines[0] and lines[-1].startswith("all")
