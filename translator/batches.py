@@ -9,7 +9,7 @@ Example:
 import numpy as np
 import tensorflow as tf
 
-from translator import augment, soft_targets
+from translator import augment
 
 # Sentences are short (most under 12 tokens): batches of similar lengths waste
 # little compute on padding.
@@ -24,28 +24,21 @@ def vectorize(pipeline, pairs, batch_size=4096):
     return np.concatenate(source).astype("int32"), np.concatenate(target).astype("int32")
 
 
-def make_dataset(source_ids, target_ids, batch_size, shuffle=False, seed=None, soft=None):
+def make_dataset(source_ids, target_ids, batch_size, shuffle=False, seed=None):
     """Teacher forcing batches: `({"encoder_inputs", "decoder_inputs"}, labels)`.
 
     The decoder sees the target shifted right (`[start] a b`) and learns to
     predict it shifted left (`a b [end]`). Batches group sentences of similar
-    length and are padded only to their own longest sentence. With `soft`
-    (`soft_targets.labels_for`: the teacher's likeliest pieces at each position), each label comes with
-    them: labels `(batch, length, 1 + 2 * k)` as `soft_targets.split` reads them.
+    length and are padded only to their own longest sentence.
     """
 
-    def trim(source, target, *soft):
-        length = tf.math.count_nonzero(target)
-        return (source[: tf.math.count_nonzero(source)], target[:length], *(part[: length - 1] for part in soft))
+    def trim(source, target):
+        return source[: tf.math.count_nonzero(source)], target[: tf.math.count_nonzero(target)]
 
-    def teacher_forcing(source, target, *soft):
-        labels = target[:, 1:]
-        if soft:
-            labels = tf.concat([tf.cast(labels, tf.float32)[..., None], soft[0]], axis=-1)
-        return {"encoder_inputs": source, "decoder_inputs": target[:, :-1]}, labels
+    def teacher_forcing(source, target):
+        return {"encoder_inputs": source, "decoder_inputs": target[:, :-1]}, target[:, 1:]
 
-    columns = (source_ids, target_ids) if soft is None else (source_ids, target_ids, soft)
-    dataset = tf.data.Dataset.from_tensor_slices(columns).map(trim).cache()
+    dataset = tf.data.Dataset.from_tensor_slices((source_ids, target_ids)).map(trim).cache()
     # On several workers, each builds these same batches (same data, same seed) and takes
     # its share of each one: the data is in memory, with no files to share out.
     options = tf.data.Options()
@@ -54,19 +47,16 @@ def make_dataset(source_ids, target_ids, batch_size, shuffle=False, seed=None, s
     if shuffle:
         dataset = dataset.shuffle(len(source_ids), seed=seed, reshuffle_each_iteration=True)
     dataset = dataset.bucket_by_sequence_length(
-        lambda source, target, *soft: tf.maximum(tf.shape(source)[0], tf.shape(target)[0]),
+        lambda source, target: tf.maximum(tf.shape(source)[0], tf.shape(target)[0]),
         bucket_boundaries=BUCKET_BOUNDARIES,
         bucket_batch_sizes=[batch_size] * (len(BUCKET_BOUNDARIES) + 1),
     )
     return dataset.map(teacher_forcing).prefetch(tf.data.AUTOTUNE)
 
 
-def training_batches(pipeline, splits, config, teachers=()):
+def training_batches(pipeline, splits, config):
     """A run's shuffled training batches (invented names and numbers swapped in, `config.seed`) and
-    its validation batches. With `teachers` (models of the same vocabularies), the training labels carry
-    their likeliest next pieces (`soft_targets`); the validation labels stay plain."""
+    its validation batches."""
     train_pairs = augment.copy_augment(splits["train"], config.copy_augmentation, seed=config.seed)
-    source_ids, target_ids = vectorize(pipeline, train_pairs)
-    soft = soft_targets.labels_for(*soft_targets.teacher_top_k(teachers, source_ids, target_ids)) if teachers else None
-    train_ds = make_dataset(source_ids, target_ids, config.batch_size, shuffle=True, seed=config.seed, soft=soft)
+    train_ds = make_dataset(*vectorize(pipeline, train_pairs), config.batch_size, shuffle=True, seed=config.seed)
     return train_ds, make_dataset(*vectorize(pipeline, splits["val"]), config.batch_size)

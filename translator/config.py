@@ -54,9 +54,6 @@ class Config:
     warmup_steps: int = 0  # > 0: linear warm-up, then inverse square root decay
     weight_decay: float = 0.0
     label_smoothing: float = 0.0
-    # With teachers (a recipe stage's "soft_teacher"): the share of the loss that is the
-    # cross-entropy against their next-token probabilities (`soft_targets`).
-    soft_target_weight: float = 0.0
     epochs: int = 30
     early_stopping_patience: int = 5
     # Share of the training pairs that carry the same name or number on both
@@ -83,8 +80,6 @@ class Config:
             raise UsageError("tie_embeddings needs shared_vocabulary: one matrix serves both languages")
         if not 0.0 <= self.dropout < 1.0:
             raise UsageError(f"dropout is a rate in [0, 1), got {self.dropout}")
-        if not 0.0 <= self.soft_target_weight <= 1.0:
-            raise UsageError(f"soft_target_weight is a share between 0 and 1, got {self.soft_target_weight}")
         if not 0.0 <= self.copy_augmentation <= 1.0:
             raise UsageError(f"copy_augmentation is a share between 0 and 1, got {self.copy_augmentation}")
         if self.embed_dim % self.num_heads:

@@ -63,4 +63,4 @@ def check_same_text(directories, pipelines, configs):
         if (pipeline.source_vocabulary != first.source_vocabulary or pipeline.target_vocabulary != first.target_vocabulary
                 or config.sequence_length != configs[0].sequence_length):
             raise UsageError(f"{directory} has other vocabularies or sequence length than {directories[0]}: "
-                             "an ensemble's models, and a teacher and its student, must share them (train one --from the other)")
+                             "an ensemble's models must share them (train one --from the other)")

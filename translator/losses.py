@@ -3,7 +3,6 @@
 import keras
 from keras import ops
 
-from translator import soft_targets
 from translator.tokens import PAD_ID
 
 serializable = keras.saving.register_keras_serializable(package="translator")
@@ -16,11 +15,6 @@ class MaskedCrossEntropy(keras.losses.Loss):
     Args:
         label_smoothing: moves this much probability mass from the right token
             to all tokens evenly, so the model is not pushed to infinite confidence.
-        soft_weight: where the labels carry a teacher's likeliest pieces
-            (`soft_targets`, labels `(batch, length, 1 + 2 * k)`), the share of the
-            loss that is the cross-entropy against the teacher's distribution over
-            them; the rest is against the label. Plain labels (validation) are
-            scored against the label alone, so that losses compare across runs.
 
     Example:
 
@@ -29,30 +23,22 @@ class MaskedCrossEntropy(keras.losses.Loss):
     0.0001...
     """
 
-    def __init__(self, label_smoothing=0.0, soft_weight=0.0, name="masked_cross_entropy", **kwargs):
+    def __init__(self, label_smoothing=0.0, name="masked_cross_entropy", **kwargs):
         super().__init__(name=name, **kwargs)
         self.label_smoothing = label_smoothing
-        self.soft_weight = soft_weight
 
     def call(self, y_true, y_pred):
-        soft = len(y_true.shape) == 3
-        if soft:
-            y_true, ids, probs = soft_targets.split(y_true)
         one_hot = ops.one_hot(ops.cast(y_true, "int32"), ops.shape(y_pred)[-1], dtype=y_pred.dtype)
         per_token = keras.losses.categorical_crossentropy(
             one_hot, y_pred, from_logits=True, label_smoothing=self.label_smoothing
         )
-        if soft and self.soft_weight:
-            log_probs = ops.take_along_axis(ops.log_softmax(y_pred, axis=-1), ids, axis=-1)
-            teacher = -ops.sum(ops.cast(probs, log_probs.dtype) * log_probs, axis=-1)
-            per_token = (1.0 - self.soft_weight) * per_token + self.soft_weight * teacher
         real = ops.cast(ops.not_equal(y_true, PAD_ID), per_token.dtype)
         # One number per batch: the mean over its real tokens, so a batch of
         # short sentences does not count as much as one of long ones.
         return ops.sum(per_token * real) / ops.maximum(ops.sum(real), 1.0)
 
     def get_config(self):
-        return {**super().get_config(), "label_smoothing": self.label_smoothing, "soft_weight": self.soft_weight}
+        return {**super().get_config(), "label_smoothing": self.label_smoothing}
 
 
 @serializable
@@ -65,8 +51,6 @@ class MaskedAccuracy(keras.metrics.Metric):
         self.total = self.add_variable((), initializer="zeros", name="total")
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        if len(y_true.shape) == 3:  # with a teacher's pieces (`soft_targets`): the label is the first
-            y_true = soft_targets.split(y_true)[0]
         y_true = ops.cast(y_true, "int32")
         real = ops.not_equal(y_true, PAD_ID)
         hit = ops.logical_and(real, ops.equal(ops.cast(ops.argmax(y_pred, axis=-1), "int32"), y_true))

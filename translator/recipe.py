@@ -16,9 +16,7 @@ A stage is a dict: its `name`, its `kind`, and what that kind reads:
     train     "preset": a preset of `config.PRESETS`, or "from": an earlier stage whose
               model it trains longer; "targets": a translate stage, whose pairs replace the
               training split ("with_original": true, join it; validation and test stay the
-              corpus'); "soft_teacher": earlier stages whose models' next-token probabilities it
-              learns too (`translator.soft_targets`, "soft_target_weight" of the loss); any other
-              key overrides that `Config` field
+              corpus'); any other key overrides that `Config` field
     average   "of": earlier stages, whose models' weights it averages (`translator.average`)
     translate "teacher": an earlier stage whose model translates the English of the training
               split ("beam", default 4) into the stage's `pairs.tsv` (`translator.distill`), or a
@@ -88,23 +86,21 @@ RECIPES = {
         {"name": "tiny-mean", "kind": "average", "of": ["tiny-1", "tiny-2"]},
         {"name": "tiny-distilled", "kind": "translate", "teacher": ["tiny-mean", "tiny-2"], "beam": 4},
         {"name": "tiny-student", "kind": "train", "from": "tiny-mean", "targets": "tiny-distilled",
-         "with_original": True, "soft_teacher": ["tiny-mean", "tiny-2"], "soft_target_weight": 0.5, "epochs": 1},
+         "with_original": True, "epochs": 1},
     ],
 }
 
 # The kinds of stage that make a model; the last stage of a recipe is one, and so is what a model is read from.
 MODEL_KINDS = ("train", "average")
 # Keys of a stage that name earlier stages, and the kinds of stage each may name.
-READS = {"from": MODEL_KINDS, "of": MODEL_KINDS, "teacher": MODEL_KINDS, "soft_teacher": MODEL_KINDS,
-         "targets": ("translate",)}
+READS = {"from": MODEL_KINDS, "of": MODEL_KINDS, "teacher": MODEL_KINDS, "targets": ("translate",)}
 # Keys of a train stage that are not `Config` overrides.
-TRAIN_KEYS = ("name", "kind", "preset", "from", "targets", "with_original", "soft_teacher")
+TRAIN_KEYS = ("name", "kind", "preset", "from", "targets", "with_original")
 
 
 def train_stage(stage, recipe_dir, output, settings):
     """`translator train --preset P` or `--from STAGE`, with the stage's overrides; with "targets", on a
-    translate stage's pairs (`student_pairs`); with "soft_teacher", earlier stages' models, taught their
-    next-token probabilities too (`soft_targets`, weighed by the stage's "soft_target_weight")."""
+    translate stage's pairs (`student_pairs`)."""
     overrides = {key: value for key, value in stage.items() if key not in TRAIN_KEYS}
     start_from = recipe_dir / "models" / stage["from"] if "from" in stage else None
     config = train.configure(stage.get("preset"), start_from, name=output.name, **overrides,
@@ -113,9 +109,8 @@ def train_stage(stage, recipe_dir, output, settings):
     if "targets" in stage:
         splits = data.load_splits(settings["data_path"])
         pairs = student_pairs(stage, recipe_dir, splits)
-    teachers = [recipe_dir / "models" / name for key, name in reads(stage) if key == "soft_teacher"]
     train.train(config, data_path=settings["data_path"], output_dir=output.parent, runs_dir=recipe_dir / "state",
-                start_from=start_from, splits=splits, train_pairs=pairs, soft_teacher=teachers)
+                start_from=start_from, splits=splits, train_pairs=pairs)
 
 
 def student_pairs(stage, recipe_dir, splits):

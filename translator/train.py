@@ -23,7 +23,6 @@ import tensorflow as tf
 from translator import batches, data, model_dir, run_state, selection
 from translator.config import ARCHITECTURE_FIELDS, Config, preset
 from translator.devices import accelerator, choose_strategy
-from translator.ensemble import check_same_text
 from translator.errors import UsageError
 from translator.machine import machine_record
 from translator.model import count_parameters
@@ -70,24 +69,13 @@ def training_record(history, kept, started, start_from, device, strategy):
     )
 
 
-def load_teachers(directories, pipeline, config):
-    """The models in `directories` (`soft_teacher`), which must read and write text as the student does."""
-    teachers = []
-    for directory in directories:
-        model, teacher_pipeline, teacher_config = model_dir.load(directory)
-        check_same_text(["the student", directory], [pipeline, teacher_pipeline], [config, teacher_config])
-        teachers.append(model)
-    return teachers
-
-
 def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", splits=None,
-          strategy=None, callbacks=(), start_from=None, overwrite=False, train_pairs=None, soft_teacher=()):
+          strategy=None, callbacks=(), start_from=None, overwrite=False, train_pairs=None):
     """Trains `config`; writes and returns `output_dir/<config.name>/` (over a model there only with `overwrite`).
 
     `splits` (train/val pair lists) replaces the corpus; `train_pairs` (a teacher's translations, `distill`) replace
-    its training split for learning only; `soft_teacher`, model directories of the same vocabularies, teach it
-    their next-token probabilities too (`soft_targets`, weighed by `config.soft_target_weight`); `callbacks` join
-    the standard ones. `start_from`, a model directory of the same architecture (`warm_start_config`), gives the first weights and the vocabularies. On several workers
+    its training split for learning only; `callbacks` join the standard ones. `start_from`, a model directory of the
+    same architecture (`warm_start_config`), gives the first weights and the vocabularies. On several workers
     (`TF_CONFIG`, `devices.choose_strategy`) the chief writes the model and returns its directory, the others None.
     """
     # First: a multi-worker strategy must be made before TensorFlow's runtime starts.
@@ -100,9 +88,7 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
     splits = splits or data.load_splits(data_path)
     run_dir = run_state.directory(runs_dir, config.name, strategy)
     pipeline, config = run_state.prepare(config, run_dir, splits, start_from)
-    teachers = load_teachers(soft_teacher, pipeline, config)
-    train_ds, val_ds = batches.training_batches(pipeline, {**splits, "train": train_pairs or splits["train"]}, config,
-                                                teachers)
+    train_ds, val_ds = batches.training_batches(pipeline, {**splits, "train": train_pairs or splits["train"]}, config)
     with strategy.scope():
         model = compiled_model(config, jit)
     logger.info(f"{config.name}: {count_parameters(model):,} parameters, {config.epochs} epochs, "
@@ -120,7 +106,6 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
     kept = selection.choose_weights(model, config, run_dir, chooser, history, splits["val"])
     model_dir.write(output, model, pipeline, config, splits["train"], overwrite,
                     **training_record(history, kept, started, start_from, device, strategy),
-                    **({"trained_on_pairs": len(train_pairs)} if train_pairs else {}),
-                    **({"soft_teacher": [str(path) for path in soft_teacher]} if soft_teacher else {}))
+                    **({"trained_on_pairs": len(train_pairs)} if train_pairs else {}))
     logger.info("saved %s", output)
     return output

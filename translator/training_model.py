@@ -37,7 +37,7 @@ def compiled_model(config, jit_compile):
     model.build()
     model.compile(
         optimizer=make_optimizer(config),
-        loss=MaskedCrossEntropy(config.label_smoothing, config.soft_target_weight),
+        loss=MaskedCrossEntropy(config.label_smoothing),
         metrics=[MaskedAccuracy()],
         jit_compile=jit_compile,
     )
