@@ -34,11 +34,11 @@ from pathlib import Path
 
 import ctranslate2
 import numpy as np
-import tensorflow as tf
 from ctranslate2.specs.transformer_spec import TransformerSpec
 from keras import ops
 
 from bench import child_environment
+from bench.decoding import id_batches, ours
 from translator.defaults import BATCH_SIZE, DEFAULT_BEAM, LENGTH_PENALTY
 from translator.devices import bfloat16_decoding, cores, decoding_batches
 from translator.tokens import END, START, UNK
@@ -176,27 +176,10 @@ def load(directory, compute_type, layout=None):
                                   intra_threads=intra_threads, inter_threads=inter_threads)
 
 
-def id_batches(translator, sentences, size=None):
-    """Source ids in batches of `size` (default: the translator's), sorted by length as `Translator.translate`
-    sorts them: whatever the size, the sentences come in the same order."""
-    size = size or translator.batch_size
-    ids = translator.pipeline.source(tf.constant(sentences)).numpy().astype(np.int32)
-    order = np.argsort(np.count_nonzero(ids, axis=1), kind="stable")
-    ids = ids[order]
-    return [ids[start:start + size] for start in range(0, len(ids), size)]
-
-
 def token_batches(translator, batches):
     """The same batches as vocabulary strings, padding dropped: CTranslate2's input."""
     vocabulary = translator.pipeline.source_vocabulary
     return [[[vocabulary[i] for i in row if i] for row in batch] for batch in batches]
-
-
-def ours(translator, batches, beam_size):
-    """Our compiled loop, ids to ids, batches decoded in parallel threads as `Translator.translate` does."""
-    decode = translator.ids_function(beam_size)
-    with ThreadPoolExecutor(translator.parallel_batches) as pool:
-        return list(pool.map(lambda batch: decode(tf.constant(batch))[0].numpy(), batches))
 
 
 def theirs(engine, batches, beam_size, max_length, parallel_batches=1):

@@ -17,7 +17,9 @@ includes those compiles is reported beside the steady figure.
 import statistics
 import time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 
+import numpy as np
 import tensorflow as tf
 
 from translator.recompute import recompute_greedy
@@ -38,6 +40,23 @@ def timed(function):
 
 def source_ids(translator, sentence):
     return tf.cast(translator.pipeline.source(tf.constant([sentence])), tf.int32)
+
+
+def id_batches(translator, sentences, size=None):
+    """Source ids in batches of `size` (default: the translator's), sorted by length as `Translator.translate`
+    sorts them: whatever the size, the sentences come in the same order."""
+    size = size or translator.batch_size
+    ids = translator.pipeline.source(tf.constant(sentences)).numpy().astype(np.int32)
+    order = np.argsort(np.count_nonzero(ids, axis=1), kind="stable")
+    ids = ids[order]
+    return [ids[start:start + size] for start in range(0, len(ids), size)]
+
+
+def ours(translator, batches, beam_size):
+    """Our compiled loop, ids to ids, batches decoded in parallel threads as `Translator.translate` does."""
+    decode = translator.ids_function(beam_size)
+    with ThreadPoolExecutor(translator.parallel_batches) as pool:
+        return list(pool.map(lambda batch: decode(tf.constant(batch))[0].numpy(), batches))
 
 
 def example_loop_seconds(translator, sentences):

@@ -25,11 +25,9 @@ from translator.defaults import DEFAULT_MODEL, quiet_tensorflow
 quiet_tensorflow()
 
 SENTENCES = 2000
-BLOCK_PART = re.compile(r"/(?:decoder_\d+)(?:_\d+)?/(self_attention_norm|cross_attention_norm|feed_forward_norm|"
-                        r"self_attention|cross_attention|feed_forward|add)")
-BLOCK_NAMES = {"self_attention_norm": "layer norms", "cross_attention_norm": "layer norms",
-               "feed_forward_norm": "layer norms", "self_attention": "self-attention",
-               "cross_attention": "cross-attention", "feed_forward": "feed-forward", "add": "residual additions"}
+BLOCK_PART = re.compile(r"/decoder_\d+(?:_\d+)?/(self_attention|cross_attention|feed_forward|add)(_norm)?")
+BLOCK_NAMES = {"self_attention": "self-attention", "cross_attention": "cross-attention", "feed_forward": "feed-forward",
+               "add": "residual additions"}
 # The profiler's own events (a function run, an executor's turn) hold the operations: not counted again.
 CONTAINERS = {"Run", "Process", "Record", "StartRegion", "StopRegion"}
 
@@ -46,7 +44,7 @@ def part(name, op_type):
     """
     found = BLOCK_PART.search(name)
     if found:
-        return BLOCK_NAMES[found.group(1)]
+        return "layer norms" if found.group(2) else BLOCK_NAMES[found.group(1)]
     if "target_embedding" in name:
         return "target embedding"
     return "loop: " + op_type.removeprefix("_Mkl")
@@ -74,11 +72,12 @@ def profile(model_path, sentences):
     """The figures: steps, sentences, wall seconds, and per part its seconds and operations."""
     from translator.devices import bfloat16_decoding, decoding_batches
 
+    # Before TensorFlow's runtime starts: its threads set as `translate` sets them.
     parallel_batches = decoding_batches(False)
     import numpy as np
     import tensorflow as tf
 
-    from bench.ctranslate2_anchor import id_batches, ours
+    from bench.decoding import id_batches, ours
     from translator.translate import Translator
 
     bfloat16 = bfloat16_decoding(None, jit_compile=False)
@@ -95,8 +94,9 @@ def profile(model_path, sentences):
         tf.profiler.experimental.stop()
         seconds, operations = collections.Counter(), collections.Counter()
         for name, op_type, duration in loop_operations(directory):
-            seconds[part(name, op_type)] += duration
-            operations[part(name, op_type)] += 1
+            label = part(name, op_type)
+            seconds[label] += duration
+            operations[label] += 1
     return {"model": str(model_path), "sentences": len(sentences), "batches": len(batches),
             "batch_size": translator.batch_size, "bfloat16": bfloat16, "steps": steps,
             "wall_seconds": wall, "parts": {name: {"seconds": seconds[name], "operations": operations[name]}
