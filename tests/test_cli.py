@@ -70,6 +70,9 @@ def test_bad_arguments_are_clear(tiny_model_dir, tmp_path):
     assert result.returncode == 2 and "no trained model" in result.stderr and "Traceback" not in result.stderr
     result = cli("train", "--from", tiny_model_dir, "--preset", "tiny")
     assert result.returncode == 2 and "not allowed with" in result.stderr
+    result = cli("train", "--preset", "tiny", "--piece-dropout", 1.5, "--output", tmp_path, "--runs", tmp_path)
+    assert result.returncode == 2 and "piece_dropout is a probability" in result.stderr
+    assert "Traceback" not in result.stderr and not any(tmp_path.iterdir())
 
 
 def test_evaluate_on_a_pairs_file_writes_a_report(tiny_model_dir, tmp_path, pairs):

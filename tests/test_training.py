@@ -10,8 +10,10 @@ from keras import ops
 
 from translator import batches, model_dir, optimizer, train
 from translator.config import preset
+from translator.errors import UsageError
 from translator.losses import MaskedAccuracy, MaskedCrossEntropy
 from translator.model import Transformer
+from translator.pieces import pieces_to_text
 from translator.text import TextPipeline
 
 
@@ -48,6 +50,38 @@ def test_batches_are_bucketed_and_shifted_for_teacher_forcing(pairs):
     # Padded to each batch's longest sentence, not to the sequence length.
     assert np.mean(padding_share) < 0.5
     assert sum(len(labels) for _, labels in made) == len(pairs)
+
+
+def test_piece_dropout_cuts_the_training_words_anew_every_epoch(pairs):
+    config = preset("tiny", tokenizer="wordpiece", vocab_size=120, shared_vocabulary=True, lowercase=False,
+                    sequence_length=40, batch_size=8)
+    english, spanish = zip(*pairs)
+    pipeline = TextPipeline.adapt(config, english, spanish)  # pieces, where the tiny preset has words
+    splits = {"train": pairs, "val": pairs[:16]}
+
+    def epochs(dataset, count):
+        """Each epoch's (source text, source pieces, target text, target pieces), in the order they came."""
+        def rows(inputs, labels):
+            for source, target in zip(inputs["encoder_inputs"].numpy(), labels.numpy()):
+                yield (pieces_to_text(source, pipeline.source_vocabulary), tuple(source[source > 0]),
+                       pieces_to_text(target, pipeline.target_vocabulary), tuple(target[target > 0]))
+        return [sorted(row for batch in dataset for row in rows(*batch)) for _ in range(count)]
+
+    usual_train, usual_val = batches.training_batches(pipeline, splits, config)
+    cut_train, cut_val = batches.training_batches(pipeline, splits, config.replace(piece_dropout=0.5))
+    [usual] = epochs(usual_train, 1)
+    first, second = epochs(cut_train, 2)
+    # The same sentences every epoch, spelt in other pieces, and not twice alike.
+    for epoch in (first, second):
+        assert sorted((source, target) for source, _, target, _ in epoch) == [(s, t) for s, _, t, _ in usual]
+    pieces = [{(row[1], row[3]) for row in epoch} for epoch in (usual, first, second)]
+    assert len(pieces[1] - pieces[0]) > len(pairs) / 4 and len(pieces[2] - pieces[1]) > len(pairs) / 4
+    assert epochs(cut_val, 1) == epochs(usual_val, 1)  # validation keeps the usual cut
+
+
+def test_piece_dropout_is_a_probability():
+    with pytest.raises(UsageError, match="piece_dropout"):
+        preset("tiny", piece_dropout=1.0)
 
 
 def test_tiny_model_overfits_twenty_pairs(pairs):

@@ -121,7 +121,7 @@ def cmd_train(args):
     from translator import recipe, train
 
     chosen = (("epochs", args.epochs), ("learning_rate", args.learning_rate), ("dropout", args.dropout),
-              ("seed", args.seed))
+              ("piece_dropout", args.piece_dropout), ("seed", args.seed))
     overrides = {k: v for k, v in chosen if v is not None}
     switches = dict(mixed_precision=SWITCHES[args.mixed_precision], jit_compile=SWITCHES[args.xla])
     if args.recipe:
@@ -399,6 +399,9 @@ def build_parser():
                                   "(default: the preset's, --from's or the recipe's)")
     p.add_argument("--learning-rate", type=float, help="the peak learning rate (default: the preset's, or --from's)")
     p.add_argument("--dropout", type=float, help="the dropout of each sublayer's output (default: the preset's, or --from's)")
+    p.add_argument("--piece-dropout", type=float,
+                   help="subword regularisation: each epoch cuts the training words anew, a longest piece passed "
+                        "over with this probability (default: the preset's, or --from's)")
     p.add_argument("--seed", type=int, help="the seed of the shuffling and the invented names and numbers "
                                         "(default: the preset's, or --from's)")
     start.add_argument("--from", dest="start_from", metavar="MODEL_DIR",

@@ -60,6 +60,10 @@ class Config:
     # sides whose name/number is swapped for an invented one: the corpus names
     # few people (mostly Tom and Mary), so the model must learn to copy.
     copy_augmentation: float = 0.0
+    # Subword regularisation (`piece_dropout`): each training epoch cuts every
+    # word anew, a longest match passed over with this probability, so the
+    # model learns to read and write a rare word in pieces other than its own.
+    piece_dropout: float = 0.0
     # Validation sentences translated (greedy) after every epoch for BLEU; the
     # epoch kept is the best by BLEU, not by loss (label smoothing makes the
     # loss a poor judge). 0: keep the best validation loss.
@@ -82,6 +86,8 @@ class Config:
             raise UsageError(f"dropout is a rate in [0, 1), got {self.dropout}")
         if not 0.0 <= self.copy_augmentation <= 1.0:
             raise UsageError(f"copy_augmentation is a share between 0 and 1, got {self.copy_augmentation}")
+        if not 0.0 <= self.piece_dropout < 1.0:
+            raise UsageError(f"piece_dropout is a probability in [0, 1), got {self.piece_dropout}")
         if self.embed_dim % self.num_heads:
             raise UsageError(
                 f"embed_dim={self.embed_dim} is not divisible by num_heads={self.num_heads}: "

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from translator import augment, batches, data, model_dir, piece_dropout
+from translator import augment, batches, data, model_dir
 from translator.config import Config, preset
 from translator.ids.fit import HISTORY_FILE, WEIGHTS_FILE
 from translator.model import Transformer
@@ -48,9 +48,7 @@ def export(vocabulary_dir, config, output, data_path=None, versions=4, dropout=0
         source, target = batches.vectorize(
             pipeline, augment.copy_augment(splits["train"], config.copy_augmentation, seed=config.seed + k))
         if dropout:
-            rng = np.random.default_rng(config.seed + k)
-            source = piece_dropout.resample(source, pipeline.source_vocabulary, dropout, rng)
-            target = piece_dropout.resample(target, pipeline.target_vocabulary, dropout, rng)
+            source, target = batches.recut_pieces(pipeline, dropout, config.seed + k)(source, target)
         trains.append((source, target))
     val_source, val_target = batches.vectorize(pipeline, splits["val"])
     np.savez_compressed(
