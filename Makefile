@@ -46,8 +46,12 @@ export: $(STAMP)
 serve: $(STAMP)
 	$(PY) -m translator serve --model "$(MODEL)" $(if $(XLA),--xla $(XLA))
 
+# Two workers (pytest-xdist), each taking whole test files, so a module's fixtures are built once: most of a
+# test's time is one core's (start-up, tracing, Python), so two of them keep two cores busy. More than the cores
+# only contend, as each worker's TensorFlow already uses them all.
+TEST_WORKERS ?= 2
 test: $(STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 # The inner loop: every test not marked slow (see tests/conftest.py).
 test-fast: $(STAMP)
