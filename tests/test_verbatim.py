@@ -73,6 +73,12 @@ def test_an_invented_word_is_replaced_by_the_rare_source_word_at_its_place(trans
     assert verbatim.repair_invented(translation, source, LEXICON, COUNTS, keep=["cortafuegos"]) == repaired
 
 
+def test_an_invented_word_is_not_replaced_by_a_span_written_back_already():
+    counts = {"Her": 9, "her": 9, "is": 9}
+    assert verbatim.repair_invented("Su coderado ZIP es 45.", "Her ZIP code is 45.", {"su", "es"}, counts,
+                                    keep=["ZIP", "45"]) == "Su code ZIP es 45."
+
+
 def test_the_translator_repairs_invented_words(recording, monkeypatch):
     translator, _ = recording
     monkeypatch.setattr(translator, "lexicon", LEXICON)
@@ -93,6 +99,25 @@ def test_stand_ins_come_back_as_the_spans_exactly():
 def test_stand_ins_already_in_the_text_are_not_used():
     spans = verbatim.find("John and Olusegun", COUNTS)
     assert verbatim.protect("John and Olusegun", spans)[0] == "John and Mary"
+
+
+def test_a_stand_in_written_as_the_corpus_spanish_writes_it_still_stands_for_its_span():
+    """The corpus writes "Mary" as "María" in one pair in six, and the model learned to: "María" is the stand-in,
+    not a name to leave in the translation beside the span put back."""
+    source = "My code is XK7-44Q and Olusegun has it."
+    spans = verbatim.find(source, COUNTS)
+    protected, meanings = verbatim.protect(source, spans)
+    assert protected == "My code is John and Mary has it."
+    assert verbatim.restore("Mi código es Juan y María lo tiene.", source, spans, meanings) == (
+        "Mi código es XK7-44Q y Olusegun lo tiene.", [])
+    # Once each: both forms of one stand-in are one span written twice.
+    assert verbatim.restore("Mi código es Juan y John lo tiene.", source, spans, meanings)[1] == [
+        "'John' came out 2 times: one kept", "'Olusegun' was put back by position"]
+
+
+def test_a_stand_in_whose_spanish_form_is_in_the_text_is_not_used():
+    spans = verbatim.find("Juan and Olusegun", {**COUNTS, "Juan": 9})
+    assert verbatim.protect("Juan and Olusegun", spans)[0] == "Juan and Mary"
 
 
 def test_a_dropped_stand_in_is_put_back_and_a_repeated_one_kept_once():

@@ -62,6 +62,9 @@ STAND_INS = {
     "number": ("45", "37", "15", "60", "70", "25"),
     "place": ("Texas", "Denver", "Dallas", "Miami", "Houston", "Boston"),
 }
+# How the corpus' Spanish writes some stand-ins ("Mary" as "María" in one pair in six, "Tom" as "Tomás" in one in
+# twenty): the model may write them so too, and each form still stands for the span.
+SPANISH_FORMS = {"John": ("Juan",), "Mary": ("María",), "Tom": ("Tomás",), "Texas": ("Tejas",)}
 WORDS_FILE = "words_en.txt"
 MIN_COUNT = 5  # a word seen less often than this taught the model little about it
 # An invented word this far (a share of the sentence's length) from every rare source word garbles another word.
@@ -92,9 +95,10 @@ KINDS = (
          ("config.yaml", "/etc/hosts", "docs/notes.txt", "C:\\Users\\ana\\a.doc", "example.org")),
     Kind("time", r"(?<![\w:])\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:[ap]\.m\.(?=\s+[a-z])|[ap]\.m|[ap]m\b))?", "number",
          ("10:30", "7:45 pm", "9:05 a.m")),
-    Kind("date", r"(?<![\w/.-])\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?![\w/])", "number", ("12/05/2024", "2024-05-12")),
+    Kind("date", r"(?<![\w/.-])\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?![\w/]|[/.-]\d)", "number", ("12/05/2024", "2024-05-12")),
     Kind("phone", r"(?<![\w+])(?:\+\d{1,3}(?:[\s-]\d{1,4}){2,5}|(?:\(\d{2,4}\)\s?)?\d{3,4}(?:[\s-]\d{2,4}){1,3})(?![\w-])",
          "number", ("555-0142", "+34 912 345 678", "(020) 7946 0958", "+44 20 7946 0018")),
+    Kind("serial", r"(?<![\w-])\d+(?:-\d+)+(?![\w-])", "number", ("90210-1234", "978-3-16-148410-0", "1-800-555-0199")),
     Kind("number", r"(?<![\w.,])[-+−]?[$€£¥]?\d+(?:[.,]\d+)*(?:%|[$€£¥])?(?![\w])|(?<![\w.,])[-+−]?[$€£¥]\d+\w*",
          "number", ("8,336,817", "3.14", "-5", "$20", "€1,200.50", "45%", "1999")),
     Kind("code", r"(?<![\w-])(?!\d+(?:st|nd|rd|th|s)\b)(?=[\w.-]*\d)(?=[\w.-]*[A-Za-z])[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*(?![\w-])"
@@ -107,7 +111,7 @@ KINDS = (
 )
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 # Kinds protected whatever the corpus counts; numbers, names and words only when rare (see `wanted`).
-ALWAYS = {"url", "email", "handle", "path", "time", "phone", "date", "code", "title"}
+ALWAYS = {"url", "email", "handle", "path", "time", "phone", "date", "serial", "code", "title"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
 # (as the corpus writes it), and a number with a separator, "2,000 books" -> "2.000 libros" (as Spanish writes it).
@@ -315,7 +319,8 @@ def protect(text, spans):
 '45': Span(start=13, end=16, kind='number', value='250')})
     """
     present = set(WORD.findall(text))
-    free = {pool: iter([s for s in stand_ins if s not in present]) for pool, stand_ins in STAND_INS.items()}
+    free = {pool: iter([s for s in stand_ins if present.isdisjoint(written_forms(s))])
+            for pool, stand_ins in STAND_INS.items()}
     meanings, pieces, at = {}, [], 0
     for span in spans:
         stand_in = next(free[pool_of(span)], None)
@@ -325,6 +330,15 @@ def protect(text, spans):
         meanings[stand_in] = span
         at = span.end
     return "".join(pieces) + text[at:], meanings
+
+
+def written_forms(stand_in):
+    """The ways a translation may write `stand_in`: as it is, or as the corpus' Spanish writes it (`SPANISH_FORMS`).
+
+    >>> written_forms("Mary"), written_forms("45")
+    (('Mary', 'María'), ('45',))
+    """
+    return (stand_in, *SPANISH_FORMS.get(stand_in, ()))
 
 
 def pool_of(span):
@@ -353,8 +367,8 @@ def _insert(translation, token, relative):
 def restore(translation, source, spans, meanings):
     """`translation` with every span of `source` in it exactly once, as its `value`, and notes on repairs.
 
-    Stand-ins (`meanings`, from `protect`) are replaced by their spans; one
-    repeated is kept once, nearest its relative place in the source; one
+    Stand-ins (`meanings`, from `protect`), in any of their `written_forms`, are
+    replaced by their spans; one repeated is kept once, nearest its relative place in the source; one
     dropped, or a span left as written that the model lost, is put back at the
     relative word position it had in the source.
 
@@ -364,6 +378,8 @@ def restore(translation, source, spans, meanings):
     ('Olusegun tiene 250 gatos.', [])
     >>> restore("John tiene gatos, John.", "Olusegun has 250 cats.", spans, meanings)
     ('Olusegun tiene 250 gatos,.', ["'John' came out 2 times: one kept", "'250' was put back by position"])
+    >>> restore("Juan tiene 45 gatos.", "Olusegun has 250 cats.", spans, meanings)
+    ('Olusegun tiene 250 gatos.', [])
     """
     notes = []
     source_words = max(len(source.split()), 1)
@@ -371,7 +387,8 @@ def restore(translation, source, spans, meanings):
     for span in spans:
         relative = (len(source[:span.start].split()) + 0.5) / source_words  # the middle of the span's word
         token = stand_in_of.get(id(span), span.value if span.kind != "glossary" else source[span.start:span.end])
-        found = list(re.finditer(rf"(?<!\w){re.escape(token)}(?!\w)", translation))
+        forms = written_forms(token) if id(span) in stand_in_of else (token,)
+        found = list(re.finditer(rf"(?<!\w)(?:{'|'.join(map(re.escape, forms))})(?!\w)", translation))
         if len(found) > 1:
             notes.append(f"'{token}' came out {len(found)} times: one kept")
             words_before = [len(translation[:m.start()].split()) / max(len(translation.split()), 1) for m in found]
@@ -384,8 +401,9 @@ def restore(translation, source, spans, meanings):
             translation = _insert(translation, token, relative)
     # Stand-ins are written back last, all at once, so that a span's text is never read as another's stand-in.
     if meanings:
-        pattern = re.compile("|".join(rf"(?<!\w){re.escape(s)}(?!\w)" for s in meanings))
-        translation = pattern.sub(lambda match: meanings[match.group()].value, translation)
+        span_of = {form: span for stand_in, span in meanings.items() for form in written_forms(stand_in)}
+        pattern = re.compile("|".join(rf"(?<!\w){re.escape(form)}(?!\w)" for form in span_of))
+        translation = pattern.sub(lambda match: span_of[match.group()].value, translation)
     glossary = {source[s.start:s.end]: s.value for s in spans if s.kind == "glossary" and id(s) not in stand_in_of}
     for written, spanish in glossary.items():
         translation = re.sub(rf"(?<!\w){re.escape(written)}(?!\w)", lambda _, spanish=spanish: spanish, translation)
@@ -457,13 +475,16 @@ def misplaced(translation, source, lexicon, counts, keep=()):
 
 def repair_invented(translation, source, lexicon, counts, keep=()):
     """`translation` with each of its `invented` words replaced by one of the `rare_words` of `source`, the one
-    nearest in relative position (each is used once).
+    nearest in relative position (each is used once, and none of the spans in `keep`: `restore` wrote them back
+    already, and "Su coderado ZIP" is no "Su ZIP ZIP").
 
     >>> repair_invented("El fuegal bloqueó la red.", "The firewall blocked the net.", {"el", "bloqueó", "la", "red"},
     ...                 {"The": 9, "the": 9, "blocked": 3, "net": 2})
     'El firewall bloqueó la red.'
     """
-    rare = [(_place(match, source), match.group()) for match in rare_words(source, lexicon, counts)]
+    spans = {word for value in keep for word in WORD.findall(value)}
+    rare = [(_place(match, source), match.group()) for match in rare_words(source, lexicon, counts)
+            if match.group() not in spans]
     pieces, at = [], 0
     for match in invented(translation, source, lexicon, keep):
         if not rare:
