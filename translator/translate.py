@@ -191,7 +191,7 @@ class Translator:
         """`(translation, notes)` of each of `texts`, decoded with its `spans` (a list of `verbatim.Span`s for each)
         behind stand-ins and written back (`verbatim.restore`)."""
         # Every way of protecting each text (`verbatim.ways`) is decoded in the one batch; the first kept wins.
-        tries = [(i, way) for i, text_spans in enumerate(spans) for way in verbatim.ways(text_spans)]
+        tries = [(i, way) for i, text_spans in enumerate(spans) for way in verbatim.ways(text_spans, self.word_counts)]
         protected = [verbatim.protect(texts[i], way) for i, way in tries]
         to_decode = [n for n, (i, _) in enumerate(tries) if not verbatim.is_fragment(texts[i], spans[i])]
         outputs = [texts[i] for i, _ in tries]
@@ -249,7 +249,7 @@ class Translator:
         """How many tokens each text is decoded in: its first way of protecting (`verbatim.ways`) leaves the
         most spans as written, so the other ways' texts are no longer. A glossary's terms (each text's own,
         not known here) only ever shorten it."""
-        return self.token_counts([verbatim.protect(text, verbatim.ways(self.spans(text))[0])[0] for text in texts])
+        return self.token_counts([verbatim.protect(text, verbatim.ways(self.spans(text), self.word_counts)[0])[0] for text in texts])
 
     def translate(self, texts, beam_size=1, batch_size=None, glossary=None):
         """Translates one string (returns str) or a list of strings (returns a list).

@@ -17,16 +17,16 @@ writes in lower case (so a sentence's first word, "Wipe your feet.", is not
 taken for a name), together with the capitalised words around it ("Acme
 Widget", "José Álvarez", "Jean-Luc Picard"). Names the corpus shows often
 ("Africa", "New York") are left to the model, which learned their Spanish.
-Plain numbers are protected when rare (two digits or more, seen fewer than
-`MIN_COUNT` times); a number with a separator, a sign, a currency or a percent
-sign always is.
+Every number of two digits or more is protected (the model copies single
+digits); a number with a separator, a sign, a currency or a percent sign too.
 
-Protection is for what the model would change. A time and a number with a
-separator (`tried`) are first left to the model too: the sentence is decoded
-both ways in one batch, and the model's own translation is kept when it still
-holds each of them once, as written or as Spanish writes it (`kept_by_model`):
-"at 2:30" -> "a las dos y media", as the corpus spells it; "2,000 books" ->
-"2.000 libros". A garbled one ("a las 2:3") keeps the stand-in's translation.
+Protection is for what the model would change. A time, a number with a
+separator and a plain number the corpus shows often (`tried`) are first left
+to the model: the sentence is decoded both ways in one batch, and the model's
+own translation is kept when it still holds each of them once, as written or
+as Spanish writes it (`kept_by_model`): "at 2:30" -> "a las dos y media", as
+the corpus spells it; "2,000 books" -> "2.000 libros"; "150 books" -> "150
+libros". A garbled one ("a las 2:3", "15 libros") keeps the stand-in's translation.
 
 A word the model invents from subword pieces for an English word it barely
 knows ("He gloated." -> "Él se glotó.": a word found neither in the Spanish
@@ -170,27 +170,33 @@ def wanted(kind, text, counts):
     if kind in ALWAYS:
         return True
     if kind == "number":
-        return not text.isdigit() or is_rare(text, counts)
+        return not text.isdigit() or len(text) > 1
     return any(is_rare(word, counts) for word in WORD.findall(text))  # a name
 
 
-def tried(span):
-    """Whether `span` is first left to the model: a time, or a number with a separator ("2,000", "3.14").
+def tried(span, counts):
+    """Whether `span` is first left to the model: a time, a number with a separator ("2,000", "3.14"), or a plain
+    number that `counts` (the corpus) show often, which the model mostly copies but now and then changes.
 
-    >>> [tried(Span(0, 4, kind, value)) for kind, value in (("time", "2:30"), ("number", "2,000"), ("number", "1999"))]
-    [True, True, False]
+    >>> spans = [Span(0, 4, kind, value) for kind, value in (("time", "2:30"), ("number", "2,000"), ("number", "150"),
+    ...                                                     ("number", "1999"), ("number", "$20"))]
+    >>> [tried(span, {"150": 9}) for span in spans]
+    [True, True, True, False, False]
     """
-    return span.kind == "time" or span.kind == "number" and bool(re.search(r"\d[.,]\d", span.value))
+    if span.kind == "time":
+        return True
+    return span.kind == "number" and (bool(re.search(r"\d[.,]\d", span.value))
+                                      or span.value.isdigit() and not is_rare(span.value, counts))
 
 
-def ways(spans):
+def ways(spans, counts):
     """The spans to protect in each way of decoding a text, first choice first: without those `tried` (when
     there are any), then all of them.
 
-    >>> [[s.value for s in way] for way in ways([Span(0, 4, "time", "2:30"), Span(8, 11, "number", "$20")])]
+    >>> [[s.value for s in way] for way in ways([Span(0, 4, "time", "2:30"), Span(8, 11, "number", "$20")], {})]
     [['$20'], ['2:30', '$20']]
     """
-    left = [span for span in spans if not tried(span)]
+    left = [span for span in spans if not tried(span, counts)]
     return [left, spans] if len(left) < len(spans) else [spans]
 
 
