@@ -110,11 +110,12 @@ KINDS = (
          ("Acme Widget", "José Álvarez", "Jean-Luc Picard")),
 )
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
-# Kinds protected whatever the corpus counts; numbers, names and words only when rare (see `wanted`).
+# Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
 ALWAYS = {"url", "email", "handle", "path", "time", "phone", "date", "serial", "code", "title"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
-# (as the corpus writes it), and a number with a separator, "2,000 books" -> "2.000 libros" (as Spanish writes it).
+# (as the corpus writes it), a number with a separator, "2,000 books" -> "2.000 libros" (as Spanish writes it), and
+# a plain number the corpus shows often.
 SEPARATORS = str.maketrans(",.", ".,")
 HOURS = ("una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce")
 
