@@ -16,6 +16,11 @@ def test_sentences_end_at_stops_followed_by_space():
     assert segments.split_sentences(" \t\n") == []
 
 
+def test_an_abbreviation_ends_a_sentence_only_before_a_word_that_is_not_lower_case():
+    assert segments.split_sentences("Come at 9 a.m. and bring fruit, e.g. apples. We live in the U.S. It is big.") == [
+        "Come at 9 a.m. and bring fruit, e.g. apples.", "We live in the U.S.", "It is big."]
+
+
 def test_runs_of_words_fill_up_to_the_limit():
     assert segments.word_runs(["a", "b", "c"], [1, 1, 1], 2) == [("a b", 2), ("c", 1)]
     assert segments.word_runs(["a", "b"], [1, 1], 5) == [("a b", 2)]

@@ -38,7 +38,7 @@ def values(text, counts=COUNTS):
 @pytest.mark.parametrize("kind, example", [(kind.name, example) for kind in verbatim.KINDS for example in kind.examples])
 def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     for text in (f"{example} is here", f"Look at {example} now", f"Look at {example}."):
-        assert values(text) == [(kind, example)], text
+        assert [(span.kind, text[span.start:span.end]) for span in verbatim.find(text, COUNTS)] == [(kind, example)], text
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -55,6 +55,10 @@ def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     ("I saw the 1st and 2nd", []),  # ordinals are words, not codes
     ("He saw the Olympic Games", [("name", "Olympic")]),  # a word known in lower case is the model's, even in a name
     ("Has Dr. Adeyemi come?", [("title", "Dr. Adeyemi")]),  # a name run stops before a title
+    ("He lives in Rio de Janeiro", [("name", "Rio de Janeiro")]),  # a particle between names is part of the name
+    ("Look at Angela de la casa", [("name", "Angela")]),  # but not one after the last
+    ("Tom has 3 kg", [("number", "3 kg")]),  # a unit makes one digit a span: the model may drop it
+    ("Tom is here at 6 p.m. and 9 p.m.", [("time", "6 p.m."), ("time", "9 p.m")]),  # the last stop ends the sentence
 ])
 def test_rare_names_and_numbers_of_two_digits_or_more_are_protected(text, expected):
     assert values(text) == expected
@@ -86,6 +90,34 @@ def test_the_translator_repairs_invented_words(recording, monkeypatch):
     monkeypatch.setattr(translator, "word_counts", COUNTS)
     monkeypatch.setattr(translator, "decode_as_written", lambda texts, beam_size=1: ["El fuegal bloqueó mi conexión."])
     assert translator.translate("The firewall blocked my connection.") == "El firewall bloqueó mi conexión."
+
+
+@pytest.mark.parametrize("translation", [
+    "Tom está aquí el 45.",  # the model's own translation lost it: the stand-in's
+    "Tom está aquí el 3 de marzo.",  # the model's own Spanish, as the span's value
+])
+def test_a_date_with_its_months_name_comes_out_as_spanish_writes_it(tiny_translator, monkeypatch, translation):
+    source = "Tom is here on March 3."
+    decoded = speaking(tiny_translator, monkeypatch, {source: translation, "Tom is here on 45.": "Tom está aquí el 45."})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON)
+    assert tiny_translator.translate([source, "March 3"]) == ["Tom está aquí el 3 de marzo.", "3 de marzo"]
+    assert decoded == [[source, "Tom is here on 45."]]  # first left to the model; the date alone is not decoded
+
+
+@pytest.mark.parametrize("placeholders, expected, second", [
+    (True, "El tren va a San Francisco.", [["The train goes to John."]]),
+    (False, "El tren va a Sanupe.", []),  # no stand-ins when the user turned them off
+])
+def test_a_name_the_model_knows_but_garbled_is_passed_through_in_a_second_decoding(tiny_translator, monkeypatch,
+                                                                                   placeholders, expected, second):
+    source = "The train goes to San Francisco."
+    decoded = speaking(tiny_translator, monkeypatch, {source: "El tren va a Sanupe.",
+                                                      "The train goes to John.": "El tren va a John."})
+    monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "train": 9, "goes": 9, "San": 9, "Francisco": 9})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"tren", "va", "a"})
+    monkeypatch.setattr(tiny_translator, "placeholders", placeholders)
+    assert tiny_translator.translate(source) == expected
+    assert decoded == [[source], *second]
 
 
 def test_stand_ins_come_back_as_the_spans_exactly():
@@ -252,6 +284,8 @@ def test_a_number_left_to_the_model_is_kept_as_written_or_with_spanish_separator
     (Span(0, 4, "number", "1999"), False),  # a plain rare number: the model garbles it ("Android 14")
     (Span(0, 2, "number", "30"), True),  # one the corpus shows often: the model mostly copies it
     (Span(0, 3, "number", "$20"), False), (Span(0, 8, "name", "Olusegun"), False),
+    (Span(0, 5, "time", "7 p.m"), False),  # the model writes "p.m." as a new sentence ("a las 7 p.m. Los domingos")
+    (Span(0, 13, "written_date", "3 de marzo"), True),  # the model may write it in Spanish itself
 ])
 def test_times_numbers_with_separators_and_known_numbers_are_first_left_to_the_model(span, first_left):
     assert verbatim.tried(span, COUNTS) is first_left

@@ -12,8 +12,11 @@ from translator.words import SENTENCE_END, TITLES
 
 logger = logging.getLogger(__name__)
 
-# A sentence ends at . ! ? (or …) followed by space, but not after a title: "Dr. Okonkwo" is one name.
-SENTENCE_BREAK = re.compile(rf"(?<=[{SENTENCE_END}])" + "".join(rf"(?<!\b{title}\.)" for title in TITLES) + r"\s+")
+# A sentence ends at . ! ? (or …) followed by space, but not after a title: "Dr. Okonkwo" is one name; nor after
+# an abbreviation such as "a.m." or "e.g." when a lower-case word follows: "at 9 a.m. and then" is one sentence.
+ABBREVIATION = r"\b[A-Za-z]\.[A-Za-z]\."
+SENTENCE_BREAK = re.compile(rf"(?<=[{SENTENCE_END}])" + "".join(rf"(?<!\b{title}\.)" for title in TITLES)
+                            + rf"(?<!{ABBREVIATION})\s+|(?<={ABBREVIATION})\s+(?![a-z])")
 
 
 def split_sentences(text):
@@ -23,6 +26,8 @@ def split_sentences(text):
     ['Hi there.', 'How are you?', 'Fine!']
     >>> split_sentences("   ")
     []
+    >>> split_sentences("Open at 9 a.m. and shut at 5 p.m. Come early.")
+    ['Open at 9 a.m. and shut at 5 p.m.', 'Come early.']
     """
     return [sentence for sentence in SENTENCE_BREAK.split(" ".join(text.split())) if sentence]
 

@@ -174,10 +174,9 @@ class Translator:
         if self.lexicon is None:
             return [output for output, _ in restored], [notes for _, notes in restored]
         keep = [[span.value for span in text_spans] for text_spans in spans]
-        wider = {i: verbatim.rare_word_spans(texts[i], self.lexicon, self.word_counts, spans[i])
-                 for i, (output, _) in enumerate(restored)
-                 if verbatim.misplaced(output, texts[i], self.lexicon, self.word_counts, keep[i])}
-        again = [i for i in wider if len(wider[i]) > len(spans[i])]
+        wider = [self.wider_spans(text, output, text_spans, words)
+                 for text, (output, _), text_spans, words in zip(texts, restored, spans, keep)]
+        again = [i for i in range(len(texts)) if len(wider[i]) > len(spans[i])]
         for i, (output, notes) in zip(again, self.decode_protected([texts[i] for i in again], [wider[i] for i in again],
                                                                    beam_size)):
             if len(verbatim.invented(output, texts[i], self.lexicon, keep[i])) < len(
@@ -186,6 +185,20 @@ class Translator:
         outputs = [verbatim.repair_invented(output, text, self.lexicon, self.word_counts, words)
                    for (output, _), text, words in zip(restored, texts, keep)]
         return outputs, [notes for _, notes in restored]
+
+    def wider_spans(self, text, translation, spans, keep):
+        """`spans` of `text` and the words its `translation` garbled, to pass through in a second decoding: the
+        names the model knows when it invented a capitalised word ("San Francisco" -> "Sanupe",
+        `verbatim.name_spans`), and the rare words when it invented a word far from them (`verbatim.misplaced`).
+        None without placeholders: the user asked for no stand-ins."""
+        if not self.placeholders:
+            return spans
+        invented = verbatim.invented(translation, text, self.lexicon, keep)
+        if any(word.group()[0].isupper() for word in invented):
+            spans = verbatim.name_spans(text, self.word_counts, spans)
+        if verbatim.misplaced(translation, text, self.lexicon, self.word_counts, keep):
+            spans = verbatim.rare_word_spans(text, self.lexicon, self.word_counts, spans)
+        return spans
 
     def decode_protected(self, texts, spans, beam_size=1):
         """`(translation, notes)` of each of `texts`, decoded with its `spans` (a list of `verbatim.Span`s for each)

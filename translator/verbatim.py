@@ -18,9 +18,12 @@ taken for a name), together with the capitalised words around it ("Acme
 Widget", "José Álvarez", "Jean-Luc Picard"). Names the corpus shows often
 ("Africa", "New York") are left to the model, which learned their Spanish.
 Every number of two digits or more is protected (the model copies single
-digits); a number with a separator, a sign, a currency or a percent sign too.
+digits); a number with a separator, a sign, a currency, a percent sign or a
+unit ("250 ml") too. A date with its month's name ("March 3, 1998") comes out
+as Spanish writes it ("3 de marzo de 1998"): the one span whose value is not
+its text, as a glossary's terms are.
 
-Protection is for what the model would change. A time, a number with a
+Protection is for what the model would change. A time, a written date, a number with a
 separator and a plain number the corpus shows often (`tried`) are first left
 to the model: the sentence is decoded both ways in one batch, and the model's
 own translation is kept when it still holds each of them once, as written or
@@ -36,7 +39,10 @@ which is what a reader can still make sense of. An invented word far from
 every rare source word (`misplaced`) garbles another word, a verb the model
 missed ("El fuego desclinó mi conexión."): the sentence is then decoded again
 with its rare words passed through as names, and that translation kept if it
-invents fewer words ("El firewall bloqueó mi conexión."). This was measured against
+invents fewer words ("El firewall bloqueó mi conexión."). So is a sentence whose
+translation invents a capitalised word, a name the corpus shows but the model
+garbled ("San Francisco" -> "Sanupe"), with its names passed through
+(`name_spans`). This was measured against
 passing every English word the corpus never shows through as a span, as
 rule-based systems do ("El firewall bloqueó mi conexión."): on the test
 sentences with a rare word, the repair left fewer sentences with an invented
@@ -71,6 +77,19 @@ MIN_COUNT = 5  # a word seen less often than this taught the model little about 
 FAR = 0.2
 TITLE = rf"(?:{'|'.join(TITLES)})\."
 CAPITALISED = r"[A-ZÀ-ÖØ-Þ][^\W_]*(?:-[^\W\d_][^\W_]*)*"
+# "6 p.m." and "7:45 pm"; the full stop of "p.m." is the span's only when the sentence goes on.
+MERIDIEM = r"(?:[ap]\.m\.(?=\s+[a-z])|[ap]\.m\b|[ap]m\b|[AP]M\b)"
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+          "December")
+MESES = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre",
+         "diciembre")
+MONTH = "|".join(MONTHS) + "|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec"
+# Units written after a number: "250 ml" is one span, so that the model cannot drop the unit ("250 de leche").
+UNITS = "km/h|m/s|mm|cm|km|mi|mg|kg|ml|cl|lbs?|oz|ft|mph|kph|kWh|kW|mAh|GHz|MHz|kHz|Hz|GB|MB|KB|TB|°[CF]|°|m|g|l"
+# Lower-case words inside a name: "Rio de Janeiro", "Leonardo da Vinci", "Ludwig van Beethoven".
+PARTICLES = "de|da|del|della|di|du|dos|das|van|von|der|den|la|le|bin|ibn|al"
+# A run of capitalised words, as in a name; a title starts another.
+NAME = rf"(?<![\w-]){CAPITALISED}(?:\s(?:(?:{PARTICLES})\s){{0,2}}(?!{TITLE}){CAPITALISED})*(?![\w+-])"
 FILE_ENDINGS = ("txt|csv|json|ya?ml|py|js|ts|html?|css|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|zip|tar|gz|md|log|cfg|ini|"
                 "conf|sh|exe|mp[34]|wav|sql|xml|toml|ipynb|java|cpp|c|h|rs|go|com|org|net|io|edu|gov|dev|es|uk|de")
 
@@ -93,28 +112,36 @@ KINDS = (
     Kind("path", r"(?:[A-Za-z]:\\|~/|\.{1,2}/|(?<![\w.])/)[\w.\\/-]*\w"
                  rf"|(?<![\w.])(?:[\w-]+/)*[\w-]+(?:\.[\w-]+)*\.(?:{FILE_ENDINGS})\b", "place",
          ("config.yaml", "/etc/hosts", "docs/notes.txt", "C:\\Users\\ana\\a.doc", "example.org")),
-    Kind("time", r"(?<![\w:])\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:[ap]\.m\.(?=\s+[a-z])|[ap]\.m|[ap]m\b))?", "number",
-         ("10:30", "7:45 pm", "9:05 a.m")),
+    Kind("written_date", rf"\b(?:{MONTH})\.?\s\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s\d{{4}})?(?!\w)"
+                         rf"|(?<![\w.,])\d{{1,2}}(?:st|nd|rd|th)?\s(?:of\s)?(?:{MONTH})\b(?:,?\s\d{{4}})?(?!\w)", "number",
+         ("March 3, 1998", "June 14th", "4th of August", "2 February 1987", "Sept. 9")),
+    Kind("time", rf"(?<![\w:])\d{{1,2}}(?::\d{{2}}(?::\d{{2}})?(?:\s?{MERIDIEM})?|\s?{MERIDIEM})", "number",
+         ("10:30", "7:45 pm", "9:05 a.m", "6 p.m", "11am")),
     Kind("date", r"(?<![\w/.-])\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?![\w/]|[/.-]\d)", "number", ("12/05/2024", "2024-05-12")),
     Kind("phone", r"(?<![\w+])(?:\+\d{1,3}(?:[\s-]\d{1,4}){2,5}|(?:\(\d{2,4}\)\s?)?\d{3,4}(?:[\s-]\d{2,4}){1,3})(?![\w-])",
          "number", ("555-0142", "+34 912 345 678", "(020) 7946 0958", "+44 20 7946 0018")),
-    Kind("serial", r"(?<![\w-])\d+(?:-\d+)+(?![\w-])", "number", ("90210-1234", "978-3-16-148410-0", "1-800-555-0199")),
-    Kind("number", r"(?<![\w.,])[-+−]?[$€£¥]?\d+(?:[.,]\d+)*(?:%|[$€£¥])?(?![\w])|(?<![\w.,])[-+−]?[$€£¥]\d+\w*",
-         "number", ("8,336,817", "3.14", "-5", "$20", "€1,200.50", "45%", "1999")),
-    Kind("code", r"(?<![\w-])(?!\d+(?:st|nd|rd|th|s)\b)(?=[\w.-]*\d)(?=[\w.-]*[A-Za-z])[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*(?![\w-])"
-                 r"|(?<!\w)[A-Za-z][a-z]*[A-Z][a-z][A-Za-z]*(?:\s\d+[A-Za-z]*)?(?!\w)", "name",
-         ("SUMMER2027", "221B", "BA117", "v2.3.1", "iPhone 15", "PlayStation 5", "hunter2")),
+    Kind("serial", r"(?<![\w-])\d+(?:-\d+)+(?![\w-])|(?<![\w/.,])\d+/\d+(?![\w/]|[.,]\d)", "number",
+         ("90210-1234", "978-3-16-148410-0", "1-800-555-0199", "120/80", "24/7")),
+    Kind("number", rf"(?<![\w.,])[-+−]?[$€£¥]?\d+(?:[.,]\d+)*(?:%|[$€£¥]|\s?(?:{UNITS})(?![\w/°]))?(?![\w])"
+                   r"|(?<![\w.,])[-+−]?[$€£¥]\d+\w*",
+         "number", ("8,336,817", "3.14", "-5", "$20", "€1,200.50", "45%", "1999", "250 ml", "90 km/h", "98.6 °F")),
+    Kind("code", r"(?<![\w-])(?!\d+(?:st|nd|rd|th|s)\b)(?=[\w.#&*+=~^-]*[\d_])(?=[\w.#&*+=~^-]*[A-Za-z])"
+                 r"[A-Za-z0-9]+(?:[._#&*+=~^-][A-Za-z0-9]+)*(?![\w-])"
+                 r"|(?<!\w)[A-Za-z][a-z]*[A-Z][a-z][A-Za-z]*(?:\s\d+[A-Za-z]*)?(?!\w)"
+                 r"|(?<![\w+])(?:Ctrl|Alt|Shift|Cmd|Option|Fn|Win)(?:\+\w+)+(?![\w+])|(?<![\w-])--[A-Za-z][\w-]*", "name",
+         ("SUMMER2027", "221B", "BA117", "v2.3.1", "iPhone 15", "PlayStation 5", "hunter2", "max_retries", "HomeNet_5G",
+          "Xk7#pQ2", "Ctrl+Alt+Delete", "--dry-run")),
     Kind("title", rf"\b(?:{'|'.join(TITLES)})\.?\s{CAPITALISED}(?:\s{CAPITALISED})*", "name",
          ("Dr. Okonkwo", "Mrs. Smith", "Prof. Ada Lovelace")),
-    Kind("name", rf"(?<![\w-]){CAPITALISED}(?:\s(?!{TITLE}){CAPITALISED})*(?![\w-])", "name",
-         ("Acme Widget", "José Álvarez", "Jean-Luc Picard")),
+    Kind("name", NAME, "name",
+         ("Acme Widget", "José Álvarez", "Jean-Luc Picard", "Rio de Janeiro", "Leonardo da Vinci")),
 )
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
-ALWAYS = {"url", "email", "handle", "path", "time", "phone", "date", "serial", "code", "title"}
+ALWAYS = {"url", "email", "handle", "path", "written_date", "time", "phone", "date", "serial", "code", "title"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
-# (as the corpus writes it), a number with a separator, "2,000 books" -> "2.000 libros" (as Spanish writes it), and
+# (as the corpus writes it), a written date in the model's own Spanish, a number with a separator, "2,000 books" -> "2.000 libros" (as Spanish writes it), and
 # a plain number the corpus shows often.
 SEPARATORS = str.maketrans(",.", ".,")
 HOURS = ("una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce")
@@ -176,15 +203,19 @@ def wanted(kind, text, counts):
 
 
 def tried(span, counts):
-    """Whether `span` is first left to the model: a time, a number with a separator ("2,000", "3.14"), or a plain
-    number that `counts` (the corpus) show often, which the model mostly copies but now and then changes.
+    """Whether `span` is first left to the model: a time on the 24-hour clock or without "am"/"pm" (which the
+    model may say in words), a date with its month's name (which it may write in Spanish itself), a number
+    with a separator ("2,000", "3.14"), or a plain number that `counts` (the corpus) show often, which the
+    model mostly copies but now and then changes. A time with "p.m." comes out as written ("a las 7 p.m.").
 
-    >>> spans = [Span(0, 4, kind, value) for kind, value in (("time", "2:30"), ("number", "2,000"), ("number", "150"),
-    ...                                                     ("number", "1999"), ("number", "$20"))]
+    >>> spans = [Span(0, 4, kind, value) for kind, value in (("time", "2:30"), ("time", "7 p.m"), ("number", "2,000"),
+    ...                                                     ("number", "150"), ("number", "1999"), ("number", "$20"))]
     >>> [tried(span, {"150": 9}) for span in spans]
-    [True, True, True, False, False]
+    [True, False, True, True, False, False]
     """
     if span.kind == "time":
+        return bool(re.fullmatch(r"[\d:]+", span.value))
+    if span.kind == "written_date":
         return True
     return span.kind == "number" and (bool(re.search(r"\d[.,]\d", span.value))
                                       or span.value.isdigit() and not is_rare(span.value, counts))
@@ -219,6 +250,17 @@ def spoken_time(value):
     said = ("la " if hour == 1 else "las ") + HOURS[hour - 1]
     ending = {"00": "", "15": " y cuarto", "30": " y media", "45": " menos cuarto"}[minutes]
     return rf"(?<!\w){said}((?: y cuarto| y media| menos cuarto)?)(?!\w)", ending
+
+
+def spanish_date(written):
+    """A date written with its month's name (a `written_date` span) as Spanish writes it: day, month, year.
+
+    >>> spanish_date("March 3, 1998"), spanish_date("4th of August"), spanish_date("Sept. 9")
+    ('3 de marzo de 1998', '4 de agosto', '9 de septiembre')
+    """
+    month = next(i for i, name in enumerate(MONTHS) if re.search(rf"\b{name[:3]}", written))
+    day, *year = re.findall(r"\d+", written)
+    return " de ".join([str(int(day)), MESES[month], *year])
 
 
 def kept_by_model(translation, spans):
@@ -265,6 +307,8 @@ def find(text, counts, glossary_spans=()):
         pieces = _names(match, counts) if kind == "name" else [match.span()]
         for start, end in pieces:
             value = text[start:end]
+            if kind == "written_date":
+                value = spanish_date(value)
             if not wanted(kind, value, counts) or any(a < end and start < b for a, b in taken):
                 continue
             # A sentence's first word that the corpus has seen ("Help!", seen only capitalised) may be no name.
@@ -272,7 +316,26 @@ def find(text, counts, glossary_spans=()):
                 continue
             spans.append(Span(start, end, kind, value))
             taken.append((start, end))
-    return sorted(spans)
+    return _joined(text, sorted(spans))
+
+
+def _joined(text, spans):
+    """`spans` with neighbours that only spaces part made one, of the first one's kind: the model reads two
+    stand-ins side by side as one thing and may glue them ("Android 14" -> "John 45" -> "John5"). A span whose
+    value is not its text (a glossary's term, a written date) stays alone.
+
+    >>> [s.value for s in find("After Android 14 call +1 (415) 555-0132 at 10:30", {"after": 9, "call": 9})]
+    ['Android 14', '+1 (415) 555-0132', '10:30']
+    """
+    joined = []
+    for span in spans:
+        last = joined[-1] if joined else None
+        if (last and not text[last.end:span.start].strip()
+                and last.value == text[last.start:last.end] and span.value == text[span.start:span.end]):
+            joined[-1] = Span(last.start, span.end, last.kind, text[last.start:span.end])
+        else:
+            joined.append(span)
+    return joined
 
 
 def _names(match, counts):
@@ -285,6 +348,8 @@ def _names(match, counts):
     """
     names, start, end = [], None, None
     for word in re.finditer(r"\S+", match.group()):
+        if re.fullmatch(PARTICLES, word.group()):
+            continue  # inside a name: the pattern only takes one between capitalised words
         if counts.get(word.group().lower()):
             if start is not None:
                 names.append((start, end))
@@ -393,7 +458,7 @@ def restore(translation, source, spans, meanings):
     stand_in_of = {id(span): stand_in for stand_in, span in meanings.items()}
     for span in spans:
         relative = (len(source[:span.start].split()) + 0.5) / source_words  # the middle of the span's word
-        token = stand_in_of.get(id(span), span.value if span.kind != "glossary" else source[span.start:span.end])
+        token = stand_in_of.get(id(span), source[span.start:span.end])
         forms = written_forms(token) if id(span) in stand_in_of else (token,)
         found = list(re.finditer(rf"(?<!\w)(?:{'|'.join(map(re.escape, forms))})(?!\w)", translation))
         if len(found) > 1:
@@ -411,8 +476,9 @@ def restore(translation, source, spans, meanings):
         span_of = {form: span for stand_in, span in meanings.items() for form in written_forms(stand_in)}
         pattern = re.compile("|".join(rf"(?<!\w){re.escape(form)}(?!\w)" for form in span_of))
         translation = pattern.sub(lambda match: span_of[match.group()].value, translation)
-    glossary = {source[s.start:s.end]: s.value for s in spans if s.kind == "glossary" and id(s) not in stand_in_of}
-    for written, spanish in glossary.items():
+    # A span left as written whose value is Spanish (a glossary's term, a written date) is put in Spanish last.
+    rewritten = {source[s.start:s.end]: s.value for s in spans if id(s) not in stand_in_of and s.value != source[s.start:s.end]}
+    for written, spanish in rewritten.items():
         translation = re.sub(rf"(?<!\w){re.escape(written)}(?!\w)", lambda _, spanish=spanish: spanish, translation)
     return translation, notes
 
@@ -456,6 +522,27 @@ def rare_word_spans(source, lexicon, counts, spans):
     words = [Span(match.start(), match.end(), "name", match.group()) for match in rare_words(source, lexicon, counts)
              if not any(a < match.end() and match.start() < b for a, b in taken)]
     return sorted(spans + words)
+
+
+def name_spans(source, counts, spans):
+    """`spans` and, as names, the runs of capitalised words of `source` outside them that `find` left to the
+    model as names it knows ("San Francisco", "Whole Foods"): for a second decoding of a sentence whose
+    translation invented a capitalised word ("Sanupe"). Neither "I" nor a first word the corpus knows in
+    lower case ("The") is part of one.
+
+    >>> [s.value for s in name_spans("The Golden Gate is in San Francisco, I think.", {"the": 9}, [])]
+    ['Golden Gate', 'San Francisco']
+    """
+    taken = [(span.start, span.end) for span in spans]
+    runs = []
+    for match in re.finditer(NAME, source):
+        words = [word for word in re.finditer(r"\S+", match.group()) if word.group() != "I"]
+        if words and not source[:match.start()].strip(" \"'¿¡(") and counts.get(words[0].group().lower()):
+            words = words[1:]
+        start, end = (match.start() + words[0].start(), match.start() + words[-1].end()) if words else (0, 0)
+        if words and not any(a < end and start < b for a, b in taken):
+            runs.append(Span(start, end, "name", source[start:end]))
+    return sorted(spans + runs)
 
 
 def _place(match, text):
