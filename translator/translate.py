@@ -176,7 +176,7 @@ class Translator:
         keep = [[span.value for span in text_spans] for text_spans in spans]
         wider = [self.wider_spans(text, output, text_spans, words)
                  for text, (output, _), text_spans, words in zip(texts, restored, spans, keep)]
-        again = [i for i in range(len(texts)) if len(wider[i]) > len(spans[i])]
+        again = [i for i in range(len(texts)) if wider[i] != spans[i]]
         for i, (output, notes) in zip(again, self.decode_protected([texts[i] for i in again], [wider[i] for i in again],
                                                                    beam_size)):
             if len(verbatim.invented(output, texts[i], self.lexicon, keep[i])) < len(

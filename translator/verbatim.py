@@ -76,7 +76,8 @@ MIN_COUNT = 5  # a word seen less often than this taught the model little about 
 # An invented word this far (a share of the sentence's length) from every rare source word garbles another word.
 FAR = 0.2
 TITLE = rf"(?:{'|'.join(TITLES)})\."
-CAPITALISED = r"[A-ZÀ-ÖØ-Þ][^\W_]*(?:-[^\W\d_][^\W_]*)*"
+# "Jean-Luc", and "O'Connor" (an apostrophe before a capital: "Smith's" is no part of the name).
+CAPITALISED = r"[A-ZÀ-ÖØ-Þ][^\W_]*(?:-[^\W\d_][^\W_]*|['’][A-ZÀ-ÖØ-Þ][^\W_]*)*"
 # "6 p.m." and "7:45 pm"; the full stop of "p.m." is the span's only when the sentence goes on.
 MERIDIEM = r"(?:[ap]\.m\.(?=\s+[a-z])|[ap]\.m\b|[ap]m\b|[AP]M\b)"
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
@@ -84,8 +85,10 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
 MESES = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre",
          "diciembre")
 MONTH = "|".join(MONTHS) + "|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec"
-# Units written after a number: "250 ml" is one span, so that the model cannot drop the unit ("250 de leche").
-UNITS = "km/h|m/s|mm|cm|km|mi|mg|kg|ml|cl|lbs?|oz|ft|mph|kph|kWh|kW|mAh|GHz|MHz|kHz|Hz|GB|MB|KB|TB|°[CF]|°|m|g|l"
+# Units and currency codes written after a number: "250 ml" and "4 USD" are one span each, so that the model
+# cannot drop the unit ("250 de leche") or the number with it ("o a USD").
+UNITS = ("km/h|m/s|mm|cm|km|mi|mg|kg|ml|cl|lbs?|oz|ft|mph|kph|kWh|kW|mAh|GHz|MHz|kHz|Hz|GB|MB|KB|TB|°[CF]|°|m|g|l"
+         "|USD|EUR|GBP|JPY|CHF|CAD|AUD|MXN|BTC|ETH")
 # Lower-case words inside a name: "Rio de Janeiro", "Leonardo da Vinci", "Ludwig van Beethoven".
 PARTICLES = "de|da|del|della|di|du|dos|das|van|von|der|den|la|le|bin|ibn|al"
 # A run of capitalised words, as in a name; a title starts another.
@@ -124,7 +127,7 @@ KINDS = (
          ("90210-1234", "978-3-16-148410-0", "1-800-555-0199", "120/80", "24/7")),
     Kind("number", rf"(?<![\w.,])[-+−]?[$€£¥]?\d+(?:[.,]\d+)*(?:%|[$€£¥]|\s?(?:{UNITS})(?![\w/°]))?(?![\w])"
                    r"|(?<![\w.,])[-+−]?[$€£¥]\d+\w*",
-         "number", ("8,336,817", "3.14", "-5", "$20", "€1,200.50", "45%", "1999", "250 ml", "90 km/h", "98.6 °F")),
+         "number", ("8,336,817", "3.14", "-5", "$20", "€1,200.50", "45%", "1999", "250 ml", "90 km/h", "98.6 °F", "4 USD")),
     Kind("code", r"(?<![\w-])(?!\d+(?:st|nd|rd|th|s)\b)(?=[\w.#&*+=~^-]*[\d_])(?=[\w.#&*+=~^-]*[A-Za-z])"
                  r"[A-Za-z0-9]+(?:[._#&*+=~^-][A-Za-z0-9]+)*(?![\w-])"
                  r"|(?<!\w)[A-Za-z][a-z]*[A-Z][a-z][A-Za-z]*(?:\s\d+[A-Za-z]*)?(?!\w)"
@@ -134,7 +137,7 @@ KINDS = (
     Kind("title", rf"\b(?:{'|'.join(TITLES)})\.?\s{CAPITALISED}(?:\s{CAPITALISED})*", "name",
          ("Dr. Okonkwo", "Mrs. Smith", "Prof. Ada Lovelace")),
     Kind("name", NAME, "name",
-         ("Acme Widget", "José Álvarez", "Jean-Luc Picard", "Rio de Janeiro", "Leonardo da Vinci")),
+         ("Acme Widget", "José Álvarez", "Jean-Luc Picard", "Rio de Janeiro", "Leonardo da Vinci", "Sarah O'Connor")),
 )
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
@@ -525,24 +528,33 @@ def rare_word_spans(source, lexicon, counts, spans):
 
 
 def name_spans(source, counts, spans):
-    """`spans` and, as names, the runs of capitalised words of `source` outside them that `find` left to the
-    model as names it knows ("San Francisco", "Whole Foods"): for a second decoding of a sentence whose
-    translation invented a capitalised word ("Sanupe"). Neither "I" nor a first word the corpus knows in
-    lower case ("The") is part of one.
+    """`spans` and, as names, the runs of capitalised words of `source` that `find` left to the model, in
+    part or whole, as names it knows ("San Francisco", "Whole Foods", the "Bill" of "Bill Clinton"): for a
+    second decoding of a sentence whose translation invented a capitalised word ("Sanupe", "Clinton
+    Billaría"). A run takes the place of the spans inside it; one across a span's edge, or holding a span
+    whose value is not its text (a glossary's term), is left out.
+    Neither "I" nor a first word the corpus knows in lower case ("The") is part of a run.
 
     >>> [s.value for s in name_spans("The Golden Gate is in San Francisco, I think.", {"the": 9}, [])]
     ['Golden Gate', 'San Francisco']
+    >>> [s.value for s in name_spans("He said Bill Clinton won.", {"he": 9}, [Span(13, 20, "name", "Clinton")])]
+    ['Bill Clinton']
     """
-    taken = [(span.start, span.end) for span in spans]
-    runs = []
+    spans = list(spans)
     for match in re.finditer(NAME, source):
         words = [word for word in re.finditer(r"\S+", match.group()) if word.group() != "I"]
         if words and not source[:match.start()].strip(" \"'¿¡(") and counts.get(words[0].group().lower()):
             words = words[1:]
-        start, end = (match.start() + words[0].start(), match.start() + words[-1].end()) if words else (0, 0)
-        if words and not any(a < end and start < b for a, b in taken):
-            runs.append(Span(start, end, "name", source[start:end]))
-    return sorted(spans + runs)
+        if not words:
+            continue
+        start, end = match.start() + words[0].start(), match.start() + words[-1].end()
+        inside = [span for span in spans if start <= span.start and span.end <= end]
+        if (any(span.start < end and start < span.end for span in spans if span not in inside)
+                or [(span.start, span.end) for span in inside] == [(start, end)]
+                or any(span.value != source[span.start:span.end] for span in inside)):
+            continue  # a span's edge inside the run, the run already one span, or a glossary's term in it
+        spans = [span for span in spans if span not in inside] + [Span(start, end, "name", source[start:end])]
+    return sorted(spans)
 
 
 def _place(match, text):
