@@ -178,26 +178,54 @@ def test_a_span_beyond_the_stand_ins_is_left_as_written_and_still_checked():
         "Aa Bb Cc Dd Ee Ff Gg", ["'Gg' was put back by position"])
 
 
+def drop_first_names(text):
+    return text.replace("John ", "").replace("Mary ", "")
+
+
 @pytest.fixture
 def recording(tiny_translator, monkeypatch):
-    """The tiny translator, with a model that echoes its input, minus every "John"; what it was given is kept."""
+    """The tiny translator, with a model that echoes its input, minus every "John" and "Mary" (the first two name
+    stand-ins, so that decoding again behind the next ones loses it too); what it was given is kept."""
     decoded = []
 
-    def drop_john(texts, beam_size=1):
+    def drop_names(texts, beam_size=1):
         decoded.append(list(texts))
-        return [text.replace("John ", "") for text in texts]
+        return [drop_first_names(text) for text in texts]
 
-    monkeypatch.setattr(tiny_translator, "decode_as_written", drop_john)
+    monkeypatch.setattr(tiny_translator, "decode_as_written", drop_names)
     monkeypatch.setattr(tiny_translator, "word_counts", dict.fromkeys(["is", "here", "has", "cats", "Where", "nobody"], 9))
     return tiny_translator, decoded
 
 
-def test_a_lost_stand_in_is_put_back_and_noted_without_translating_again(recording):
+def test_a_stand_in_lost_twice_is_put_back_and_noted(recording):
     translator, decoded = recording
     out, notes = translator.decode_batch(["Olusegun is here.", "Nobody has 250 cats."])
-    assert decoded == [["John is here.", "Nobody has 45 cats."]]
+    assert decoded == [["John is here.", "Nobody has 45 cats."], ["Mary is here."]]  # once more behind the next
     assert out == ["Olusegun is here.", "Nobody has 250 cats."]
     assert notes == [["'Olusegun' was put back by position"], []]
+
+
+@pytest.mark.parametrize("answers, expected, notes", [
+    ({"Mary has 37 cats.": "Mary tiene 37 gatos."}, "Olusegun tiene 250 gatos.", []),  # the next stand-ins held
+    ({}, "Olusegun Tiene 250 gatos.", ["'Olusegun' was put back by position", "'455' was read as '250'"]),
+])
+def test_a_sentence_whose_stand_ins_needed_repairs_is_decoded_again_behind_the_next_ones(tiny_translator, monkeypatch,
+                                                                                       answers, expected, notes):
+    decoded = speaking(tiny_translator, monkeypatch, {"John has 45 cats.": "Tiene 455 gatos.",
+                                                      "Mary has 37 cats.": "Tiene 375 gatos.", **answers})
+    assert tiny_translator.translate_with_notes(["Olusegun has 250 cats."]) == ([expected], [notes])
+    assert decoded == [["John has 45 cats."], ["Mary has 37 cats."]]
+
+
+@pytest.mark.parametrize("translation, restored", [
+    ("Tiene 455 gatos.", "Olusegun Tiene 250 gatos."),  # digits glued to the stand-in: the stand-in, changed
+    ("Johnson tiene 45 gatos.", "Olusegun Johnson tiene 250 gatos."),  # a word of the source holding it is none
+])
+def test_a_stand_in_with_letters_or_digits_glued_to_it_is_the_stand_in_changed(translation, restored):
+    source = "Olusegun has 250 cats, Johnson."
+    spans = verbatim.find(source, {**COUNTS, "Johnson": 9})
+    meanings = verbatim.protect(source, spans)[1]
+    assert verbatim.restore(translation, source, spans, meanings)[0] == restored
 
 
 def test_a_sentence_that_fits_with_its_stand_ins_is_decoded_whole(recording):
@@ -236,8 +264,7 @@ def test_glossary_spans_apply_without_placeholders(recording, monkeypatch):
 
 
 def test_the_command_line_warns_naming_the_line_of_a_repaired_span(tiny_model_dir, monkeypatch, capsys, tmp_path):
-    monkeypatch.setattr(Translator, "decode_as_written",
-                        lambda self, texts, beam_size=1: [text.replace("John ", "") for text in texts])
+    monkeypatch.setattr(Translator, "decode_as_written", lambda self, texts, beam_size=1: list(map(drop_first_names, texts)))
     (tmp_path / "in.txt").write_text("Tom is here.\nOlusegun is here.\n", encoding="utf-8")
     assert cli.main(["translate", "--model", str(tiny_model_dir), "--xla", "off", "--file", str(tmp_path / "in.txt")]) == 0
     captured = capsys.readouterr()

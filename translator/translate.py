@@ -200,12 +200,12 @@ class Translator:
             spans = verbatim.rare_word_spans(text, self.lexicon, self.word_counts, spans)
         return spans
 
-    def decode_protected(self, texts, spans, beam_size=1):
+    def decode_protected(self, texts, spans, beam_size=1, shift=0):
         """`(translation, notes)` of each of `texts`, decoded with its `spans` (a list of `verbatim.Span`s for each)
-        behind stand-ins and written back (`verbatim.restore`)."""
+        behind stand-ins (`verbatim.protect`, with `shift`) and written back (`verbatim.restore`)."""
         # Every way of protecting each text (`verbatim.ways`) is decoded in the one batch; the first kept wins.
         tries = [(i, way) for i, text_spans in enumerate(spans) for way in verbatim.ways(text_spans, self.word_counts)]
-        protected = [verbatim.protect(texts[i], way) for i, way in tries]
+        protected = [verbatim.protect(texts[i], way, shift) for i, way in tries]
         to_decode = [n for n, (i, _) in enumerate(tries) if not verbatim.is_fragment(texts[i], spans[i])]
         outputs = [texts[i] for i, _ in tries]
         for n, output in zip(to_decode, self.decode_as_written([protected[n][0] for n in to_decode], beam_size)
@@ -219,6 +219,15 @@ class Translator:
             output, notes = verbatim.restore(outputs[n], texts[i], way, protected[n][1] if n in to_decode else {})
             if verbatim.kept_by_model(output, [span for span in spans[i] if span not in way]):
                 restored[i] = output, notes
+        if shift == 0:
+            # A stand-in the model dropped, repeated or changed had to be repaired, and what the model wrote in its
+            # place may still be there ("en B-204 Mi"): such a sentence is decoded once more behind the next
+            # stand-ins of each pool, and that translation kept if it needed fewer repairs.
+            again = [i for i, (_, notes) in enumerate(restored) if notes]
+            for i, retry in zip(again, self.decode_protected([texts[i] for i in again], [spans[i] for i in again],
+                                                             beam_size, shift=1)):
+                if len(retry[1]) < len(restored[i][1]):
+                    restored[i] = retry
         return restored
 
     def spans(self, text, glossary=None):

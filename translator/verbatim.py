@@ -48,11 +48,15 @@ rule-based systems do ("El firewall bloqueó mi conexión."): on the test
 sentences with a rare word, the repair left fewer sentences with an invented
 word and cost less BLEU (bench/RESULTS.md).
 
-The model may still drop or repeat a stand-in. `restore` then keeps one
-occurrence (the one nearest the span's place in the source) and puts a dropped
-span back at the same relative word position it had in the source (a simple
-position rule: at this model's sentence lengths word order is close to
-monotone), and says so in a note, so that every span comes out exactly once.
+The model may still drop, repeat or change a stand-in. `restore` then keeps one
+occurrence (the one nearest the span's place in the source), reads a word that
+holds the stand-in with letters or digits glued to it ("455" for "45") as the
+stand-in, and puts a dropped span back at the same relative word position it
+had in the source (a simple position rule: at this model's sentence lengths
+word order is close to monotone), and says so in a note, so that every span
+comes out exactly once. Such a sentence is first decoded once more behind the
+next stand-ins of each pool (`protect`'s `shift`), and that translation kept if
+it needed fewer repairs.
 """
 
 import collections
@@ -383,18 +387,19 @@ def is_fragment(text, spans):
     return not any(c.isalpha() for i, c in enumerate(text) if i not in covered)
 
 
-def protect(text, spans):
+def protect(text, spans, shift=0):
     """`text` with each of `spans` replaced by a stand-in, and the stand-ins' meanings `{stand_in: Span}`.
 
     Stand-ins already in the text are not used; a span beyond the last free
     stand-in of its pool stays as written (and `restore` still checks it).
+    `shift` starts each pool that many stand-ins later ("Mary", "37", "Denver" for 1).
 
     >>> protect("Olusegun has 250 cats, Tom has 3.", [Span(0, 8, "name", "Olusegun"), Span(13, 16, "number", "250")])
     ('John has 45 cats, Tom has 3.', {'John': Span(start=0, end=8, kind='name', value='Olusegun'), \
 '45': Span(start=13, end=16, kind='number', value='250')})
     """
     present = set(WORD.findall(text))
-    free = {pool: iter([s for s in stand_ins if present.isdisjoint(written_forms(s))])
+    free = {pool: iter([s for s in stand_ins[shift:] + stand_ins[:shift] if present.isdisjoint(written_forms(s))])
             for pool, stand_ins in STAND_INS.items()}
     meanings, pieces, at = {}, [], 0
     for span in spans:
@@ -457,10 +462,11 @@ def restore(translation, source, spans, meanings):
     ('Olusegun tiene 250 gatos.', [])
     """
     notes = []
-    source_words = max(len(source.split()), 1)
+    source_words = set(WORD.findall(source))
+    length = max(len(source.split()), 1)
     stand_in_of = {id(span): stand_in for stand_in, span in meanings.items()}
     for span in spans:
-        relative = (len(source[:span.start].split()) + 0.5) / source_words  # the middle of the span's word
+        relative = (len(source[:span.start].split()) + 0.5) / length  # the middle of the span's word
         token = stand_in_of.get(id(span), source[span.start:span.end])
         forms = written_forms(token) if id(span) in stand_in_of else (token,)
         found = list(re.finditer(rf"(?<!\w)(?:{'|'.join(map(re.escape, forms))})(?!\w)", translation))
@@ -471,7 +477,14 @@ def restore(translation, source, spans, meanings):
             for i in reversed(range(len(found))):
                 if i != keep:
                     translation = _cut(translation, found[i].start(), found[i].end())
-        if not found:
+        glued = [match for match in re.finditer(rf"[^\W_]*{re.escape(token)}[^\W_]*", translation)
+                 if match.group() not in source_words] if not found and id(span) in stand_in_of else []
+        if glued:
+            # The model glued letters or digits to the stand-in ("45" -> "455", "John" -> "John5"): a word holding
+            # it that the source does not hold is the stand-in, changed; left there, it would be a changed number.
+            notes.append(f"'{glued[0].group()}' was read as '{span.value}'")
+            translation = translation[:glued[0].start()] + token + translation[glued[0].end():]
+        elif not found:
             notes.append(f"'{span.value}' was put back by position")
             translation = _insert(translation, token, relative)
     # Stand-ins are written back last, all at once, so that a span's text is never read as another's stand-in.
