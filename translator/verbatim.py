@@ -23,9 +23,9 @@ unit ("250 ml") too. A date with its month's name ("March 3, 1998") comes out
 as Spanish writes it ("3 de marzo de 1998"): the one span whose value is not
 its text, as a glossary's terms are.
 
-Protection is for what the model would change. A time, a written date, a number with a
-separator and a plain number the corpus shows often (`tried`) are first left
-to the model: the sentence is decoded both ways in one batch, and the model's
+Protection is for what the model would change. A time, a written date, a
+number with a separator and a plain number the corpus shows often (`tried`) are
+first left to the model: the sentence is decoded both ways in one batch, and the model's
 own translation is kept when it still holds each of them once, as written or
 as Spanish writes it (`kept_by_model`): "at 2:30" -> "a las dos y media", as
 the corpus spells it; "2,000 books" -> "2.000 libros"; "150 books" -> "150
@@ -148,8 +148,8 @@ _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumer
 ALWAYS = {"url", "email", "handle", "path", "written_date", "time", "phone", "date", "serial", "code", "title"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
-# (as the corpus writes it), a written date in the model's own Spanish, a number with a separator, "2,000 books" -> "2.000 libros" (as Spanish writes it), and
-# a plain number the corpus shows often.
+# (as the corpus writes it), a written date in the model's own Spanish, a number with a separator, "2,000 books"
+# -> "2.000 libros" (as Spanish writes it), and a plain number the corpus shows often.
 SEPARATORS = str.maketrans(",.", ".,")
 HOURS = ("una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce")
 
