@@ -93,6 +93,17 @@ def test_the_translator_repairs_invented_words(recording, monkeypatch):
     assert translator.translate("The firewall blocked my connection.") == "El firewall bloqueó mi conexión."
 
 
+@pytest.mark.parametrize("translation, restored", [
+    ("Tom nació en 45.", "Tom nació el 3 de marzo de 1998."),  # a day takes "el" in Spanish
+    ("En 45 nació Tom.", "El 3 de marzo de 1998 nació Tom."),
+    ("Tom vive en Lima desde el 45.", "Tom vive en Lima desde el 3 de marzo de 1998."),  # another "en" stays
+])
+def test_a_written_date_comes_back_in_spanish_after_el(translation, restored):
+    source = "Tom was born on March 3, 1998."
+    spans = verbatim.find(source, COUNTS)
+    assert verbatim.restore(translation, source, spans, verbatim.protect(source, spans)[1])[0] == restored
+
+
 @pytest.mark.parametrize("translation", [
     "Tom está aquí el 45.",  # the model's own translation lost it: the stand-in's
     "Tom está aquí el 3 de marzo.",  # the model's own Spanish, as the span's value

@@ -496,6 +496,9 @@ def restore(translation, source, spans, meanings):
     rewritten = {source[s.start:s.end]: s.value for s in spans if id(s) not in stand_in_of and s.value != source[s.start:s.end]}
     for written, spanish in rewritten.items():
         translation = re.sub(rf"(?<!\w){re.escape(written)}(?!\w)", lambda _, spanish=spanish: spanish, translation)
+    # Spanish says "el" before a day ("nació el 3 de marzo"); before its stand-in, a number, the model wrote "en".
+    for day in {span.value for span in spans if span.kind == "written_date"}:
+        translation = re.sub(rf"(?<!\w)([Ee])n (?={re.escape(day)})", r"\1l ", translation)
     return translation, notes
 
 
