@@ -190,7 +190,7 @@ class Translator:
         """`spans` of `text` and the words its `translation` garbled, to pass through in a second decoding: the
         names the model knows when it invented a capitalised word ("San Francisco" -> "Sanupe",
         `verbatim.name_spans`), and the rare words when it invented a word far from them (`verbatim.misplaced`).
-        None without placeholders: the user asked for no stand-ins."""
+        Without placeholders, `spans` as they are: the user asked for no stand-ins."""
         if not self.placeholders:
             return spans
         invented = verbatim.invented(translation, text, self.lexicon, keep)
