@@ -319,11 +319,16 @@ def find(text, counts, glossary_spans=()):
             if not wanted(kind, value, counts) or any(a < end and start < b for a, b in taken):
                 continue
             # A sentence's first word that the corpus has seen ("Help!", seen only capitalised) may be no name.
-            if kind == "name" and " " not in value and counts.get(value) and not text[:start].strip(" \"'¿¡("):
+            if kind == "name" and " " not in value and counts.get(value) and _first(text, start):
                 continue
             spans.append(Span(start, end, kind, value))
             taken.append((start, end))
     return _joined(text, sorted(spans))
+
+
+def _first(text, start):
+    """Whether the word at `start` of `text` opens its sentence: only spaces and opening marks come before it."""
+    return not text[:start].strip(" \"'¿¡(")
 
 
 def _joined(text, spans):
@@ -559,7 +564,7 @@ def name_spans(source, counts, spans):
     spans = list(spans)
     for match in re.finditer(NAME, source):
         words = [word for word in re.finditer(r"\S+", match.group()) if word.group() != "I"]
-        if words and not source[:match.start()].strip(" \"'¿¡(") and counts.get(words[0].group().lower()):
+        if words and _first(source, match.start()) and counts.get(words[0].group().lower()):
             words = words[1:]
         if not words:
             continue
