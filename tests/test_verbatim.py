@@ -123,16 +123,24 @@ def test_a_date_with_its_months_name_comes_out_as_spanish_writes_it(tiny_transla
     # A known first name beside a rare one: the run takes the rare one's place.
     ("He said Bill Olusegun won.", {"He said John won.": "Él dijo que John ganó."}, True,
      "Él dijo que Bill Olusegun ganó.", [["He said John won."]]),
+    # No word invented, but a name copied in part: garbled all the same.
+    ("We drove to Salt Lake City.", {"We drove to John.": "Fuimos a John."}, True, "Fuimos a Salt Lake City.",
+     [["We drove to John."]]),
+    ("We live in Mexico City.", {}, True, "Vivimos en la Ciudad de México.", []),  # translated whole: kept
 ])
 def test_a_name_the_model_knows_but_garbled_is_passed_through_in_a_second_decoding(tiny_translator, monkeypatch, source,
                                                                                    answers, placeholders, expected,
                                                                                    second):
     decoded = speaking(tiny_translator, monkeypatch, {"The train goes to San Francisco.": "El tren va a Sanupe.",
                                                       "He said Bill John won.": "Él dijo que Billaría John ganó.",
+                                                      "We drove to Salt Lake City.": "Fuimos a Lake City.",
+                                                      "We live in Mexico City.": "Vivimos en la Ciudad de México.",
                                                       **answers})
     monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "train": 9, "goes": 9, "San": 9, "Francisco": 9,
-                                                         "He": 9, "said": 9, "bill": 9, "won": 9})
-    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"tren", "va", "a", "él", "dijo", "que", "ganó"})
+                                                         "He": 9, "said": 9, "bill": 9, "won": 9, "we": 9, "drove": 9,
+                                                         "salt": 9, "lake": 9, "city": 9, "live": 9, "Mexico": 9})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"tren", "va", "a", "él", "dijo", "que", "ganó", "fuimos",
+                                                               "vivimos", "en", "ciudad", "de", "méxico"})
     monkeypatch.setattr(tiny_translator, "placeholders", placeholders)
     assert tiny_translator.translate(source) == expected
     assert decoded == [[verbatim.protect(source, verbatim.find(source, tiny_translator.word_counts))[0]], *second]
@@ -369,6 +377,53 @@ def test_a_number_the_corpus_knows_is_first_left_to_the_model_and_protected_when
     decoded = speaking(tiny_translator, monkeypatch, {"Tom has 30 cats.": model, "Tom has 45 cats.": "Tom tiene 45 gatos."})
     assert tiny_translator.translate("Tom has 30 cats.") == expected
     assert decoded == [["Tom has 30 cats.", "Tom has 45 cats."]]  # both ways, in one batch
+
+
+def test_a_name_passed_through_beside_a_span_joins_it():
+    # Two stand-ins side by side would reach the model, which may glue them together.
+    spans = verbatim.name_spans("They sell Whole Foods 365 here.", {"they": 9}, [Span(22, 25, "number", "365")])
+    assert [(span.kind, span.value) for span in spans] == [("name", "Whole Foods 365")]
+
+
+@pytest.mark.parametrize("source, translation, garbled", [
+    ("We drove to Salt Lake City.", "Fuimos a Lake City.", ["Salt Lake City"]),  # a word of the name dropped
+    ("We drove to Salt Lake City.", "Fuimos a Salt Lake City de Salt.", ["Salt Lake City"]),  # a word of it repeated
+    ("We drove to Salt Lake City.", "Fuimos a Salt Lake City.", []),  # copied whole
+    ("We drove to Salt Lake City.", "Fuimos a la Ciudad del Lago Salado.", []),  # translated whole, capitalised
+    ("We drove to Salt Lake City.", "Fuimos a la ciudad.", []),  # the name dropped: no garbling this check can see
+    ("We met Jean-Luc Picard.", "Conocimos a Jean-Luc Picard.", []),  # a word's parts copied are the word copied
+    ("We met Jean-Luc Picard.", "Conocimos a Luc Picard.", ["Jean-Luc Picard"]),
+    ("We met Tom Monday.", "Conocimos a Tom el lunes.", []),  # a word the corpus knows capitalised, said its way
+])
+def test_a_name_copied_in_part_or_a_word_of_it_repeated_is_garbled(source, translation, garbled):
+    counts = {"we": 9, "Tom": 9, "Monday": 9, "salt": 9, "lake": 9, "city": 9}
+    assert verbatim.garbled_names(translation, source, counts) == garbled
+
+
+@pytest.mark.parametrize("model, retry, expected", [
+    ("Tom tiene 35 gatos.", "Tom tiene 45 gatos.", "Tom tiene 3 gatos."),  # changed: every number hidden
+    ("Tom tiene gatos.", "Tom tiene 45 gatos.", "Tom tiene 3 gatos."),  # dropped
+    ("Tom tiene 3 gatos de 38.", "Tom tiene 45 gatos.", "Tom tiene 3 gatos."),  # one made up
+    ("Tom tiene 3 gatos.", None, "Tom tiene 3 gatos."),  # the model's numbers are the source's: decoded once
+    ("Tom tiene tres gatos.", None, "Tom tiene tres gatos."),  # in words: no number changed
+    ("Tom tiene gatos.", "Tom tiene 47 gatos.", "Tom tiene gatos."),  # a number made up is worse than one dropped
+])
+def test_a_translation_that_changed_or_dropped_a_number_is_decoded_again_with_every_number_behind_a_stand_in(
+        tiny_translator, monkeypatch, model, retry, expected):
+    # The next stand-in too, for a retry whose stand-in needed a repair (`decode_protected`'s `shift`).
+    decoded = speaking(tiny_translator, monkeypatch, {"Tom has 3 cats.": model, "Tom has 45 cats.": retry,
+                                                      "Tom has 37 cats.": retry})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"tres", "de"})
+    assert tiny_translator.translate("Tom has 3 cats.") == expected
+    assert decoded[:2] == [["Tom has 3 cats."]] + ([["Tom has 45 cats."]] if retry else [])  # the digit not tried
+
+
+def test_a_number_made_up_is_a_worse_fault_than_numbers_left_out(tiny_translator, monkeypatch):
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"perros", "peces", "y"})
+    source = "Tom has 3 cats, 4 dogs and 5 fish."
+    made_up = tiny_translator.faults("Tom tiene 3 gatos, 4 perros y 56 peces.", source, [])
+    left_out = tiny_translator.faults("Tom tiene gatos, perros y peces.", source, [])
+    assert made_up > left_out  # one made up against three left out
 
 
 SOURCE = "The firewall blocked my connection."

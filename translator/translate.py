@@ -163,10 +163,10 @@ class Translator:
         `glossaries` gives each text's glossary (or None): see `translate`.
         A text that is only protected spans and punctuation ("2") is written
         as it is, not decoded. Invented words are repaired
-        (`verbatim.repair_invented`); a translation that invents a word far
-        from every rare source word (`verbatim.misplaced`) is first decoded
-        once more with the source's rare words passed through as names, and
-        that one kept if it invents fewer.
+        (`verbatim.repair_invented`); a translation that got a number wrong,
+        garbled a name or invented a word is first decoded once more with
+        more passed through (`wider_spans`), and that one kept if it has
+        fewer `faults`.
         """
         glossaries = glossaries or [None] * len(texts)
         spans = [self.spans(text, glossary) for text, glossary in zip(texts, glossaries)]
@@ -179,26 +179,37 @@ class Translator:
         again = [i for i in range(len(texts)) if wider[i] != spans[i]]
         for i, (output, notes) in zip(again, self.decode_protected([texts[i] for i in again], [wider[i] for i in again],
                                                                    beam_size)):
-            if len(verbatim.invented(output, texts[i], self.lexicon, keep[i])) < len(
-                    verbatim.invented(restored[i][0], texts[i], self.lexicon, keep[i])):
+            if self.faults(output, texts[i], keep[i]) < self.faults(restored[i][0], texts[i], keep[i]):
                 restored[i] = output, notes
         outputs = [verbatim.repair_invented(output, text, self.lexicon, self.word_counts, words)
                    for (output, _), text, words in zip(restored, texts, keep)]
         return outputs, [notes for _, notes in restored]
 
     def wider_spans(self, text, translation, spans, keep):
-        """`spans` of `text` and the words its `translation` garbled, to pass through in a second decoding: the
-        names the model knows when it invented a capitalised word ("San Francisco" -> "Sanupe",
-        `verbatim.name_spans`), and the rare words when it invented a word far from them (`verbatim.misplaced`).
-        Without placeholders, `spans` as they are: the user asked for no stand-ins."""
+        """`spans` of `text` and the words its `translation` garbled, to pass through in a second decoding: every
+        number when it changed or dropped one ("3 items" -> "35", `verbatim.digit_spans`), the names the model
+        knows when it invented a capitalised word ("San Francisco" -> "Sanupe") or garbled a name ("Salt Lake
+        City" -> "Lake City"; `verbatim.name_spans`), and the rare words when it invented a word far from them
+        (`verbatim.misplaced`). Without placeholders, `spans` as they are: the user asked for no stand-ins."""
         if not self.placeholders:
             return spans
+        if any(verbatim.wrong_numbers(translation, text, keep)):
+            spans = verbatim.digit_spans(text, spans)
         invented = verbatim.invented(translation, text, self.lexicon, keep)
-        if any(word.group()[0].isupper() for word in invented):
+        if (any(word.group()[0].isupper() for word in invented)
+                or verbatim.garbled_names(translation, text, self.word_counts)):
             spans = verbatim.name_spans(text, self.word_counts, spans)
         if verbatim.misplaced(translation, text, self.lexicon, self.word_counts, keep):
             spans = verbatim.rare_word_spans(text, self.lexicon, self.word_counts, spans)
         return spans
+
+    def faults(self, translation, text, keep):
+        """What is wrong with `translation` of `text`, worst first, for choosing between two: the numbers it
+        changed, those it dropped, the names it garbled, the words it invented (counts of each). A number made
+        up is worse than one left out: a second decoding may merge two stand-ins into one ("45 to 37" -> "47")."""
+        changed, dropped = verbatim.wrong_numbers(translation, text, keep)
+        return (len(changed), len(dropped), len(verbatim.garbled_names(translation, text, self.word_counts)),
+                len(verbatim.invented(translation, text, self.lexicon, keep)))
 
     def decode_protected(self, texts, spans, beam_size=1, shift=0):
         """`(translation, notes)` of each of `texts`, decoded with its `spans` (a list of `verbatim.Span`s for each)

@@ -18,8 +18,9 @@ taken for a name), together with the capitalised words around it ("Acme
 Widget", "José Álvarez", "Jean-Luc Picard"). Names the corpus shows often
 ("Africa", "New York") are left to the model, which learned their Spanish.
 Every number of two digits or more is protected (the model copies single
-digits); a number with a separator, a sign, a currency, a percent sign or a
-unit ("250 ml") too. A date with its month's name ("March 3, 1998") comes out
+digits, and a translation that changes or drops a number, `wrong_numbers`, is
+decoded again with them protected too, `digit_spans`); a number with a
+separator, a sign, a currency, a percent sign or a unit ("250 ml", "US$ 899") too. A date with its month's name ("March 3, 1998") comes out
 as Spanish writes it ("3 de marzo de 1998"): the one span whose value is not
 its text, as a glossary's terms are.
 
@@ -41,7 +42,8 @@ missed ("El fuego desclinó mi conexión."): the sentence is then decoded again
 with its rare words passed through as names, and that translation kept if it
 invents fewer words ("El firewall bloqueó mi conexión."). So is a sentence whose
 translation invents a capitalised word, a name the corpus shows but the model
-garbled ("San Francisco" -> "Sanupe"), with its names passed through
+garbled ("San Francisco" -> "Sanupe"), or copies a name of several words in part
+("Salt Lake City" -> "Lake City", `garbled_names`), with its names passed through
 (`name_spans`). This was measured against
 passing every English word the corpus never shows through as a span, as
 rule-based systems do ("El firewall bloqueó mi conexión."): on the test
@@ -61,6 +63,7 @@ it needed fewer repairs.
 
 import collections
 import re
+import unicodedata
 from pathlib import Path
 from typing import NamedTuple
 
@@ -89,10 +92,12 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
 MESES = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre",
          "diciembre")
 MONTH = "|".join(MONTHS) + "|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec"
-# Units and currency codes written after a number: "250 ml" and "4 USD" are one span each, so that the model
-# cannot drop the unit ("250 de leche") or the number with it ("o a USD").
-UNITS = ("km/h|m/s|mm|cm|km|mi|mg|kg|ml|cl|lbs?|oz|ft|mph|kph|kWh|kW|mAh|GHz|MHz|kHz|Hz|GB|MB|KB|TB|°[CF]|°|m|g|l"
-         "|USD|EUR|GBP|JPY|CHF|CAD|AUD|MXN|BTC|ETH")
+# Units and currency codes written after a number, and currencies written before it: "250 ml", "4 USD" and
+# "US$ 899" are one span each, so that the model cannot drop the unit ("250 de leche"), the number with it ("o a
+# USD") or the currency ("Estados Unidos 899").
+CODES = "USD|EUR|GBP|JPY|CHF|CAD|AUD|MXN|BTC|ETH"
+UNITS = f"km/h|m/s|mm|cm|km|mi|mg|kg|ml|cl|lbs?|oz|ft|mph|kph|kWh|kW|mAh|GHz|MHz|kHz|Hz|GB|MB|KB|TB|°[CF]|°|m|g|l|{CODES}"
+CURRENCY = rf"(?:[A-Z]{{1,3}}\$\s?|[$€£¥]|(?:{CODES})\s)"
 # Lower-case words inside a name: "Rio de Janeiro", "Leonardo da Vinci", "Ludwig van Beethoven".
 PARTICLES = "de|da|del|della|di|du|dos|das|van|von|der|den|la|le|bin|ibn|al"
 # A run of capitalised words, as in a name; a title starts another.
@@ -117,8 +122,8 @@ KINDS = (
     Kind("email", r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}", "place", ("jane.doe@example.com",)),
     Kind("handle", r"(?<![\w@#])[@#][A-Za-z_]\w*", "place", ("@nasa", "#TBT")),
     Kind("path", r"(?:[A-Za-z]:\\|~/|\.{1,2}/|(?<![\w.])/)[\w.\\/-]*\w"
-                 rf"|(?<![\w.])(?:[\w-]+/)*[\w-]+(?:\.[\w-]+)*\.(?:{FILE_ENDINGS})\b", "place",
-         ("config.yaml", "/etc/hosts", "docs/notes.txt", "C:\\Users\\ana\\a.doc", "example.org")),
+                 rf"|(?<![\w.])(?:[\w-]+/)*[\w-]+(?:\.[\w-]+)*\.(?:{FILE_ENDINGS})\b(?:/[\w.~%+=&?#/-]*[\w/])?", "place",
+         ("config.yaml", "/etc/hosts", "docs/notes.txt", "C:\\Users\\ana\\a.doc", "example.org", "github.com/keras-team")),
     Kind("written_date", rf"\b(?:{MONTH})\.?\s\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s\d{{4}})?(?!\w)"
                          rf"|(?<![\w.,])\d{{1,2}}(?:st|nd|rd|th)?\s(?:of\s)?(?:{MONTH})\b(?:,?\s\d{{4}})?(?!\w)", "number",
          ("March 3, 1998", "June 14th", "4th of August", "2 February 1987", "Sept. 9")),
@@ -129,9 +134,10 @@ KINDS = (
          "number", ("555-0142", "+34 912 345 678", "(020) 7946 0958", "+44 20 7946 0018")),
     Kind("serial", r"(?<![\w-])\d+(?:-\d+)+(?![\w-])|(?<![\w/.,])\d+/\d+(?![\w/]|[.,]\d)", "number",
          ("90210-1234", "978-3-16-148410-0", "1-800-555-0199", "120/80", "24/7")),
-    Kind("number", rf"(?<![\w.,])[-+−]?[$€£¥]?\d+(?:[.,]\d+)*(?:%|[$€£¥]|\s?(?:{UNITS})(?![\w/°]))?(?![\w])"
+    Kind("number", rf"(?<![\w.,])[-+−]?{CURRENCY}?\d+(?:[.,]\d+)*(?:%|[$€£¥]|\s?(?:{UNITS})(?![\w/°]))?(?![\w])"
                    r"|(?<![\w.,])[-+−]?[$€£¥]\d+\w*",
-         "number", ("8,336,817", "3.14", "-5", "$20", "€1,200.50", "45%", "1999", "250 ml", "90 km/h", "98.6 °F", "4 USD")),
+         "number", ("8,336,817", "3.14", "-5", "$20", "€1,200.50", "45%", "1999", "250 ml", "90 km/h", "98.6 °F", "4 USD",
+                    "US$ 899", "CHF 20")),
     Kind("code", r"(?<![\w-])(?!\d+(?:st|nd|rd|th|s)\b)(?=[\w.#&*+=~^-]*[\d_])(?=[\w.#&*+=~^-]*[A-Za-z])"
                  r"[A-Za-z0-9]+(?:[._#&*+=~^-][A-Za-z0-9]+)*(?![\w-])"
                  r"|(?<!\w)[A-Za-z][a-z]*[A-Z][a-z][A-Za-z]*(?:\s\d+[A-Za-z]*)?(?!\w)"
@@ -151,6 +157,9 @@ ALWAYS = {"url", "email", "handle", "path", "written_date", "time", "phone", "da
 # (as the corpus writes it), a written date in the model's own Spanish, a number with a separator, "2,000 books"
 # -> "2.000 libros" (as Spanish writes it), and a plain number the corpus shows often.
 SEPARATORS = str.maketrans(",.", ".,")
+# A number of one digit ("3 items"), which the model copies or says in words (`DIGIT_WORDS`), as the corpus does.
+SINGLE_DIGIT = r"(?<![\w.,])\d(?!\w|[.,]\d)"
+DIGIT_WORDS = ("cero", "uno|una|un", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve")
 HOURS = ("una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce")
 
 
@@ -212,20 +221,22 @@ def wanted(kind, text, counts):
 def tried(span, counts):
     """Whether `span` is first left to the model: a time on the 24-hour clock or without "am"/"pm" (which the
     model may say in words), a date with its month's name (which it may write in Spanish itself), a number
-    with a separator ("2,000", "3.14"), or a plain number that `counts` (the corpus) show often, which the
-    model mostly copies but now and then changes. A time with "p.m." comes out as written ("a las 7 p.m.").
+    with a separator ("2,000", "3.14"), or a plain number of two digits or more that `counts` (the corpus)
+    show often, which the model mostly copies but now and then changes (a single digit is a span only once
+    the model got one wrong, `digit_spans`). A time with "p.m." comes out as written ("a las 7 p.m.").
 
     >>> spans = [Span(0, 4, kind, value) for kind, value in (("time", "2:30"), ("time", "7 p.m"), ("number", "2,000"),
-    ...                                                     ("number", "150"), ("number", "1999"), ("number", "$20"))]
-    >>> [tried(span, {"150": 9}) for span in spans]
-    [True, False, True, True, False, False]
+    ...                                                     ("number", "150"), ("number", "1999"), ("number", "$20"),
+    ...                                                     ("number", "3"))]
+    >>> [tried(span, {"150": 9, "3": 9}) for span in spans]
+    [True, False, True, True, False, False, False]
     """
     if span.kind == "time":
         return bool(re.fullmatch(r"[\d:]+", span.value))
     if span.kind == "written_date":
         return True
     return span.kind == "number" and (bool(re.search(r"\d[.,]\d", span.value))
-                                      or span.value.isdigit() and not is_rare(span.value, counts))
+                                      or len(span.value) > 1 and span.value.isdigit() and not is_rare(span.value, counts))
 
 
 def ways(spans, counts):
@@ -536,24 +547,26 @@ def invented(translation, source, lexicon, keep=()):
 
 
 def rare_word_spans(source, lexicon, counts, spans):
-    """`spans` and, as names, each of `rare_words` outside them: for a second decoding of a sentence whose
-    translation invented a word, with the words it garbled passed through ("El firewall bloqueó mi conexión.").
+    """`spans` and, as names, each of `rare_words` outside them (joining a span beside one, `_joined`): for a
+    second decoding of a sentence whose translation invented a word, with the words it garbled passed through
+    ("El firewall bloqueó mi conexión.").
 
     >>> [s.value for s in rare_word_spans("Follow @nasa for updates.", {"nasa"}, {"for": 9}, [Span(7, 12, "handle", "@nasa")])]
-    ['Follow', '@nasa', 'updates']
+    ['Follow @nasa', 'updates']
     """
     taken = [(span.start, span.end) for span in spans]
     words = [Span(match.start(), match.end(), "name", match.group()) for match in rare_words(source, lexicon, counts)
              if not any(a < match.end() and match.start() < b for a, b in taken)]
-    return sorted(spans + words)
+    return _joined(source, sorted(spans + words))
 
 
 def name_spans(source, counts, spans):
     """`spans` and, as names, the runs of capitalised words of `source` that `find` left to the model, in
     part or whole, as names it knows ("San Francisco", "Whole Foods", the "Bill" of "Bill Clinton"): for a
     second decoding of a sentence whose translation invented a capitalised word ("Sanupe", "Clinton
-    Billaría"). A run takes the place of the spans inside it; one across a span's edge, or holding a span
-    whose value is not its text (a glossary's term), is left out.
+    Billaría") or garbled a name (`garbled_names`). A run takes the place of the spans inside it; one across a
+    span's edge, or holding a span whose value is not its text (a glossary's term), is left out; one beside a
+    span joins it (`_joined`).
     Neither "I" nor a first word the corpus knows in lower case ("The") is part of a run.
 
     >>> [s.value for s in name_spans("The Golden Gate is in San Francisco, I think.", {"the": 9}, [])]
@@ -563,9 +576,7 @@ def name_spans(source, counts, spans):
     """
     spans = list(spans)
     for match in re.finditer(NAME, source):
-        words = [word for word in re.finditer(r"\S+", match.group()) if word.group() != "I"]
-        if words and _first(source, match.start()) and counts.get(words[0].group().lower()):
-            words = words[1:]
+        words = _run_words(source, match, counts)
         if not words:
             continue
         start, end = match.start() + words[0].start(), match.start() + words[-1].end()
@@ -575,7 +586,85 @@ def name_spans(source, counts, spans):
                 or any(span.value != source[span.start:span.end] for span in inside)):
             continue  # a span's edge inside the run, the run already one span, or a glossary's term in it
         spans = [span for span in spans if span not in inside] + [Span(start, end, "name", source[start:end])]
-    return sorted(spans)
+    return _joined(source, sorted(spans))
+
+
+def _run_words(source, match, counts):
+    """The words of a run of capitalised words (a `NAME` match in `source`) that make a name: not "I", not a
+    sentence's first word the corpus knows in lower case ("The"). Particles stay in ("Rio de Janeiro")."""
+    words = [word for word in re.finditer(r"\S+", match.group()) if word.group() != "I"]
+    if words and _first(source, match.start()) and counts.get(words[0].group().lower()):
+        words = words[1:]
+    return words
+
+
+def _folded(word):
+    """`word` lower-cased without accents: "México" and "Mexico" are one name."""
+    return "".join(c for c in unicodedata.normalize("NFD", word.lower()) if not unicodedata.combining(c))
+
+
+def garbled_names(translation, source, counts):
+    """The names of two words or more in `source` that `translation` garbled: copied in part, the rest neither
+    copied nor written as capitalised words of its own ("Salt Lake City" -> "Lake City", "Mexico City" ->
+    "México de México"), or a copied word written more often than the source writes it ("Cape de Cape").
+    A name translated whole ("Nueva York", "Ciudad de México", "Juegos Olímpicos") is no garbling, nor a word
+    that the corpus `counts` show often and mostly capitalised, which the model knows on its own and may
+    write in lower case ("Tom Monday" -> "Tom el lunes", "Mt Fuji" -> "monte Fuji").
+
+    >>> counts = {"we": 9}
+    >>> [garbled_names(out, "We drove to Salt Lake City.", counts) for out in ("Fuimos a Lake City.",
+    ...                                                                         "Fuimos a Salt Lake City.")]
+    [['Salt Lake City'], []]
+    >>> [garbled_names(out, "We live in Mexico City.", counts) for out in ("Vivimos en México de México.",
+    ...                                                                     "Vivimos en la Ciudad de México.")]
+    [['Mexico City'], []]
+    """
+    written = collections.Counter(_folded(word) for word in WORD.findall(translation))
+    in_source = collections.Counter(_folded(word) for word in WORD.findall(source))
+    own = sum(1 for word in WORD.finditer(translation)
+              if word.group()[0].isupper() and not _first(translation, word.start()) and not in_source[_folded(word.group())])
+    garbled = []
+    for match in re.finditer(NAME, source):
+        words = [part for word in _run_words(source, match, counts) for part in WORD.findall(word.group())
+                 if not re.fullmatch(PARTICLES, part)]
+        copied = [_folded(word) for word in words if written[_folded(word)]]
+        known = [word for word in words if counts.get(word, 0) >= MIN_COUNT and counts[word] > counts.get(word.lower(), 0)]
+        missing = [word for word in words if not written[_folded(word)] and word not in known]
+        if len(words) > 1 and copied and (len(missing) > own or any(written[word] > in_source[word] for word in copied)):
+            garbled.append(match.group())
+    return garbled
+
+
+def wrong_numbers(translation, source, keep=()):
+    """The numbers `translation` got wrong, the worst thing a translation can say, as `(changed, dropped)`: its
+    digit runs that neither `source` nor the strings `keep` hold ("3 items" -> "35"), and the single digits of
+    `source` that it neither writes nor says in words ("6 eggs" -> "los huevos"; numbers of two digits or more
+    are spans, which `restore` puts back).
+
+    >>> wrong_numbers("Muestra 35 artículos por $27.40.", "It shows 3 items for $27.40.")
+    (['35'], ['3'])
+    >>> wrong_numbers("Nació el 3 de marzo de 1998, con dos hijos.", "Born March 3, 1998, with 2 sons.")
+    ([], [])
+    """
+    held = set(re.findall(r"\d+", source + " " + " ".join(keep)))
+    written = re.findall(r"\d+", translation)
+    dropped = [digit for digit, times in collections.Counter(re.findall(SINGLE_DIGIT, source)).items()
+               if written.count(digit) + len(re.findall(rf"(?<!\w)(?:{DIGIT_WORDS[int(digit)]})(?!\w)", translation,
+                                                         re.IGNORECASE)) < times]
+    return [number for number in written if number not in held], dropped
+
+
+def digit_spans(source, spans):
+    """`spans` and each single-digit number of `source` outside them, as a number: for a second decoding of a
+    sentence whose translation changed a number, with every number behind a stand-in.
+
+    >>> [s.value for s in digit_spans("Buy 3 apples for $20 on day 2.", [Span(17, 20, "number", "$20")])]
+    ['3', '$20', '2']
+    """
+    digits = [Span(match.start(), match.end(), "number", match.group())
+              for match in re.finditer(SINGLE_DIGIT, source)
+              if not any(span.start <= match.start() < span.end for span in spans)]
+    return sorted(spans + digits)
 
 
 def _place(match, text):
