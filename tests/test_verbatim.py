@@ -1,10 +1,11 @@
-"""Spans that must come through unchanged: found, swapped for stand-ins before decoding, written back after."""
+"""Spans that must come through unchanged: found, swapped for stand-ins before decoding, written back after; and what
+the model still garbled (`translator.garbling`), found in its translation and decoded again."""
 
 from pathlib import Path
 
 import pytest
 
-from translator import cli, verbatim
+from translator import cli, garbling, verbatim
 from translator.defaults import DEFAULT_MODEL
 from translator.translate import Translator
 from translator.verbatim import Span
@@ -76,12 +77,12 @@ LEXICON = {"el", "la", "bloqueó", "mi", "conexión", "red", "está", "aquí", "
 ])
 def test_an_invented_word_is_replaced_by_the_rare_source_word_at_its_place(translation, repaired):
     source = "The firewall blocked my connection."
-    assert verbatim.repair_invented(translation, source, LEXICON, COUNTS, keep=["cortafuegos"]) == repaired
+    assert garbling.repair_invented(translation, source, LEXICON, COUNTS, keep=["cortafuegos"]) == repaired
 
 
 def test_an_invented_word_is_not_replaced_by_a_span_written_back_already():
     counts = {"Her": 9, "her": 9, "is": 9}
-    assert verbatim.repair_invented("Su coderado ZIP es 45.", "Her ZIP code is 45.", {"su", "es"}, counts,
+    assert garbling.repair_invented("Su coderado ZIP es 45.", "Her ZIP code is 45.", {"su", "es"}, counts,
                                     keep=["ZIP", "45"]) == "Su code ZIP es 45."
 
 
@@ -381,7 +382,7 @@ def test_a_number_the_corpus_knows_is_first_left_to_the_model_and_protected_when
 
 def test_a_name_passed_through_beside_a_span_joins_it():
     # Two stand-ins side by side would reach the model, which may glue them together.
-    spans = verbatim.name_spans("They sell Whole Foods 365 here.", {"they": 9}, [Span(22, 25, "number", "365")])
+    spans = garbling.name_spans("They sell Whole Foods 365 here.", {"they": 9}, [Span(22, 25, "number", "365")])
     assert [(span.kind, span.value) for span in spans] == [("name", "Whole Foods 365")]
 
 
@@ -397,7 +398,7 @@ def test_a_name_passed_through_beside_a_span_joins_it():
 ])
 def test_a_name_copied_in_part_or_a_word_of_it_repeated_is_garbled(source, translation, garbled):
     counts = {"we": 9, "Tom": 9, "Monday": 9, "salt": 9, "lake": 9, "city": 9}
-    assert verbatim.garbled_names(translation, source, counts) == garbled
+    assert garbling.garbled_names(translation, source, counts) == garbled
 
 
 @pytest.mark.parametrize("model, retry, expected", [
@@ -435,7 +436,7 @@ SOURCE = "The firewall blocked my connection."
     ("El bloqueó mi conexión.", False),  # nothing invented
 ])
 def test_an_invented_word_far_from_every_rare_word_is_misplaced(translation, far):
-    assert verbatim.misplaced(translation, SOURCE, LEXICON | {"fuego"}, COUNTS) is far
+    assert garbling.misplaced(translation, SOURCE, LEXICON | {"fuego"}, COUNTS) is far
 
 
 def test_a_translation_garbling_another_word_is_decoded_again_with_the_rare_words_passed_through(tiny_translator,

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import tensorflow as tf
 from keras import ops
 
-from translator import decoding, masks, model_dir, rerank, segments, shortlist, verbatim
+from translator import decoding, garbling, masks, model_dir, rerank, segments, shortlist, verbatim
 from translator.defaults import BATCH_SIZE, PARALLEL_BATCHES
 from translator.devices import resolve_auto
 from translator.ensemble import Ensemble, check_same_text, members
@@ -43,7 +43,7 @@ class Translator:
             hypothesis that invents fewer words outside them is preferred
             (see `translator.rerank`), and a word of the translation found
             neither in them nor in the source is replaced by the source's
-            rare word at its place (`verbatim.repair_invented`).
+            rare word at its place (`garbling.repair_invented`).
             `Translator.load` reads them from the model directory; None skips both.
         consensus: with a beam, choose the hypothesis the beam's others
             agree with most (minimum Bayes risk, see `translator.rerank`);
@@ -163,7 +163,7 @@ class Translator:
         `glossaries` gives each text's glossary (or None): see `translate`.
         A text that is only protected spans and punctuation ("2") is written
         as it is, not decoded. Invented words are repaired
-        (`verbatim.repair_invented`); a translation that got a number wrong,
+        (`garbling.repair_invented`); a translation that got a number wrong,
         garbled a name or invented a word is first decoded once more with
         more passed through (`wider_spans`), and that one kept if it has
         fewer `faults`.
@@ -181,35 +181,35 @@ class Translator:
                                                                    beam_size)):
             if self.faults(output, texts[i], keep[i]) < self.faults(restored[i][0], texts[i], keep[i]):
                 restored[i] = output, notes
-        outputs = [verbatim.repair_invented(output, text, self.lexicon, self.word_counts, words)
+        outputs = [garbling.repair_invented(output, text, self.lexicon, self.word_counts, words)
                    for (output, _), text, words in zip(restored, texts, keep)]
         return outputs, [notes for _, notes in restored]
 
     def wider_spans(self, text, translation, spans, keep):
         """`spans` of `text` and the words its `translation` garbled, to pass through in a second decoding: every
-        number when it changed or dropped one ("3 items" -> "35", `verbatim.digit_spans`), the names the model
+        number when it changed or dropped one ("3 items" -> "35", `garbling.digit_spans`), the names the model
         knows when it invented a capitalised word ("San Francisco" -> "Sanupe") or garbled a name ("Salt Lake
-        City" -> "Lake City"; `verbatim.name_spans`), and the rare words when it invented a word far from them
-        (`verbatim.misplaced`). Without placeholders, `spans` as they are: the user asked for no stand-ins."""
+        City" -> "Lake City"; `garbling.name_spans`), and the rare words when it invented a word far from them
+        (`garbling.misplaced`). Without placeholders, `spans` as they are: the user asked for no stand-ins."""
         if not self.placeholders:
             return spans
-        if any(verbatim.wrong_numbers(translation, text, keep)):
-            spans = verbatim.digit_spans(text, spans)
-        invented = verbatim.invented(translation, text, self.lexicon, keep)
+        if any(garbling.wrong_numbers(translation, text, keep)):
+            spans = garbling.digit_spans(text, spans)
+        invented = garbling.invented(translation, text, self.lexicon, keep)
         if (any(word.group()[0].isupper() for word in invented)
-                or verbatim.garbled_names(translation, text, self.word_counts)):
-            spans = verbatim.name_spans(text, self.word_counts, spans)
-        if verbatim.misplaced(translation, text, self.lexicon, self.word_counts, keep):
-            spans = verbatim.rare_word_spans(text, self.lexicon, self.word_counts, spans)
+                or garbling.garbled_names(translation, text, self.word_counts)):
+            spans = garbling.name_spans(text, self.word_counts, spans)
+        if garbling.misplaced(translation, text, self.lexicon, self.word_counts, keep):
+            spans = garbling.rare_word_spans(text, self.lexicon, self.word_counts, spans)
         return spans
 
     def faults(self, translation, text, keep):
         """What is wrong with `translation` of `text`, worst first, for choosing between two: the numbers it
         changed, those it dropped, the names it garbled, the words it invented (counts of each). A number made
         up is worse than one left out: a second decoding may merge two stand-ins into one ("45 to 37" -> "47")."""
-        changed, dropped = verbatim.wrong_numbers(translation, text, keep)
-        return (len(changed), len(dropped), len(verbatim.garbled_names(translation, text, self.word_counts)),
-                len(verbatim.invented(translation, text, self.lexicon, keep)))
+        changed, dropped = garbling.wrong_numbers(translation, text, keep)
+        return (len(changed), len(dropped), len(garbling.garbled_names(translation, text, self.word_counts)),
+                len(garbling.invented(translation, text, self.lexicon, keep)))
 
     def decode_protected(self, texts, spans, beam_size=1, shift=0):
         """`(translation, notes)` of each of `texts`, decoded with its `spans` (a list of `verbatim.Span`s for each)

@@ -18,11 +18,12 @@ taken for a name), together with the capitalised words around it ("Acme
 Widget", "José Álvarez", "Jean-Luc Picard"). Names the corpus shows often
 ("Africa", "New York") are left to the model, which learned their Spanish.
 Every number of two digits or more is protected (the model copies single
-digits, and a translation that changes or drops a number, `wrong_numbers`, is
-decoded again with them protected too, `digit_spans`); a number with a
-separator, a sign, a currency, a percent sign or a unit ("250 ml", "US$ 899") too. A date with its month's name ("March 3, 1998") comes out
-as Spanish writes it ("3 de marzo de 1998"): the one span whose value is not
-its text, as a glossary's terms are.
+digits, and a translation that changes or drops a number is decoded again
+with them protected too: `translator.garbling`); a number with a separator,
+a sign, a currency, a percent sign or a unit ("250 ml", "US$ 899") too. A
+date with its month's name ("March 3, 1998") comes out as Spanish writes it
+("3 de marzo de 1998"): the one span whose value is not its text, as a
+glossary's terms are.
 
 Protection is for what the model would change. A time, a written date, a
 number with a separator and a plain number the corpus shows often (`tried`) are
@@ -32,23 +33,8 @@ as Spanish writes it (`kept_by_model`): "at 2:30" -> "a las dos y media", as
 the corpus spells it; "2,000 books" -> "2.000 libros"; "150 books" -> "150
 libros". A garbled one ("a las 2:3", "15 libros") keeps the stand-in's translation.
 
-A word the model invents from subword pieces for an English word it barely
-knows ("He gloated." -> "Él se glotó.": a word found neither in the Spanish
-of the training corpus nor in the source) is replaced by that English word
-(`repair_invented`: the source's rare word nearest in relative position),
-which is what a reader can still make sense of. An invented word far from
-every rare source word (`misplaced`) garbles another word, a verb the model
-missed ("El fuego desclinó mi conexión."): the sentence is then decoded again
-with its rare words passed through as names, and that translation kept if it
-invents fewer words ("El firewall bloqueó mi conexión."). So is a sentence whose
-translation invents a capitalised word, a name the corpus shows but the model
-garbled ("San Francisco" -> "Sanupe"), or copies a name of several words in part
-("Salt Lake City" -> "Lake City", `garbled_names`), with its names passed through
-(`name_spans`). This was measured against
-passing every English word the corpus never shows through as a span, as
-rule-based systems do ("El firewall bloqueó mi conexión."): on the test
-sentences with a rare word, the repair left fewer sentences with an invented
-word and cost less BLEU (bench/RESULTS.md).
+What the model still garbles (invented words, names copied in part, numbers
+changed) is judged in its translation: `translator.garbling`.
 
 The model may still drop, repeat or change a stand-in. `restore` then keeps one
 occurrence (the one nearest the span's place in the source), reads a word that
@@ -63,11 +49,10 @@ it needed fewer repairs.
 
 import collections
 import re
-import unicodedata
 from pathlib import Path
 from typing import NamedTuple
 
-from translator.words import TITLES, WORD
+from translator.words import TITLES, WORD, opens_sentence
 
 # Stand-ins that the shipped model copies verbatim in every sentence frame tried (bench/RESULTS.md).
 STAND_INS = {
@@ -80,8 +65,6 @@ STAND_INS = {
 SPANISH_FORMS = {"John": ("Juan",), "Mary": ("María",), "Tom": ("Tomás",), "Texas": ("Tejas",)}
 WORDS_FILE = "words_en.txt"
 MIN_COUNT = 5  # a word seen less often than this taught the model little about it
-# An invented word this far (a share of the sentence's length) from every rare source word garbles another word.
-FAR = 0.2
 TITLE = rf"(?:{'|'.join(TITLES)})\."
 # "Jean-Luc", and "O'Connor" (an apostrophe before a capital: "Smith's" is no part of the name).
 CAPITALISED = r"[A-ZÀ-ÖØ-Þ][^\W_]*(?:-[^\W\d_][^\W_]*|['’][A-ZÀ-ÖØ-Þ][^\W_]*)*"
@@ -157,9 +140,6 @@ ALWAYS = {"url", "email", "handle", "path", "written_date", "time", "phone", "da
 # (as the corpus writes it), a written date in the model's own Spanish, a number with a separator, "2,000 books"
 # -> "2.000 libros" (as Spanish writes it), and a plain number the corpus shows often.
 SEPARATORS = str.maketrans(",.", ".,")
-# A number of one digit ("3 items"), which the model copies or says in words (`DIGIT_WORDS`), as the corpus does.
-SINGLE_DIGIT = r"(?<![\w.,])\d(?!\w|[.,]\d)"
-DIGIT_WORDS = ("cero", "uno|una|un", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve")
 HOURS = ("una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce")
 
 
@@ -223,7 +203,7 @@ def tried(span, counts):
     model may say in words), a date with its month's name (which it may write in Spanish itself), a number
     with a separator ("2,000", "3.14"), or a plain number of two digits or more that `counts` (the corpus)
     show often, which the model mostly copies but now and then changes (a single digit is a span only once
-    the model got one wrong, `digit_spans`). A time with "p.m." comes out as written ("a las 7 p.m.").
+    the model got one wrong, `garbling.digit_spans`). A time with "p.m." comes out as written ("a las 7 p.m.").
 
     >>> spans = [Span(0, 4, kind, value) for kind, value in (("time", "2:30"), ("time", "7 p.m"), ("number", "2,000"),
     ...                                                     ("number", "150"), ("number", "1999"), ("number", "$20"),
@@ -330,19 +310,14 @@ def find(text, counts, glossary_spans=()):
             if not wanted(kind, value, counts) or any(a < end and start < b for a, b in taken):
                 continue
             # A sentence's first word that the corpus has seen ("Help!", seen only capitalised) may be no name.
-            if kind == "name" and " " not in value and counts.get(value) and _first(text, start):
+            if kind == "name" and " " not in value and counts.get(value) and opens_sentence(text, start):
                 continue
             spans.append(Span(start, end, kind, value))
             taken.append((start, end))
-    return _joined(text, sorted(spans))
+    return joined(text, sorted(spans))
 
 
-def _first(text, start):
-    """Whether the word at `start` of `text` opens its sentence: only spaces and opening marks come before it."""
-    return not text[:start].strip(" \"'¿¡(")
-
-
-def _joined(text, spans):
+def joined(text, spans):
     """`spans` with neighbours that only spaces part made one, of the first one's kind: the model reads two
     stand-ins side by side as one thing and may glue them ("Android 14" -> "John 45" -> "John5"). A span whose
     value is not its text (a glossary's term, a written date) stays alone.
@@ -350,15 +325,15 @@ def _joined(text, spans):
     >>> [s.value for s in find("After Android 14 call +1 (415) 555-0132 at 10:30", {"after": 9, "call": 9})]
     ['Android 14', '+1 (415) 555-0132', '10:30']
     """
-    joined = []
+    merged = []
     for span in spans:
-        last = joined[-1] if joined else None
+        last = merged[-1] if merged else None
         if (last and not text[last.end:span.start].strip()
                 and last.value == text[last.start:last.end] and span.value == text[span.start:span.end]):
-            joined[-1] = Span(last.start, span.end, last.kind, text[last.start:span.end])
+            merged[-1] = Span(last.start, span.end, last.kind, text[last.start:span.end])
         else:
-            joined.append(span)
-    return joined
+            merged.append(span)
+    return merged
 
 
 def _names(match, counts):
@@ -521,193 +496,3 @@ def restore(translation, source, spans, meanings):
 def _cut(translation, start, end):
     """`translation` without `translation[start:end]` and the space before it."""
     return (translation[:start].rstrip() + translation[end:]).strip() if start else translation[end:].lstrip()
-
-
-def rare_words(source, lexicon, counts):
-    """The words of `source` (`re.Match`es) that the corpus `counts` show fewer than `MIN_COUNT` times, in any case,
-    and that are no Spanish word of `lexicon` nor a number: the words the model may garble.
-
-    >>> [m.group() for m in rare_words("The firewall blocked the net.", {"net"}, {"The": 9, "the": 9, "blocked": 9})]
-    ['firewall']
-    """
-    return [match for match in WORD.finditer(source) if counts.get(match.group(), 0) + counts.get(match.group().lower(), 0)
-            < MIN_COUNT and not match.group().isdigit() and match.group().lower() not in lexicon]
-
-
-def invented(translation, source, lexicon, keep=()):
-    """The words of `translation` (`re.Match`es) found neither in `lexicon`, nor in `source`, nor in the strings
-    `keep` (a glossary's Spanish), lower-cased, nor numbers: words the model spelled from pieces.
-
-    >>> [m.group() for m in invented("El fuegal bloqueó la red 5.", "The firewall blocked the net.", {"el", "la", "red"})]
-    ['fuegal', 'bloqueó']
-    """
-    copied = {word.lower() for word in WORD.findall(source) + WORD.findall(" ".join(keep))}
-    return [match for match in WORD.finditer(translation) if not match.group().isdigit()
-            and match.group().lower() not in lexicon and match.group().lower() not in copied]
-
-
-def rare_word_spans(source, lexicon, counts, spans):
-    """`spans` and, as names, each of `rare_words` outside them (joining a span beside one, `_joined`): for a
-    second decoding of a sentence whose translation invented a word, with the words it garbled passed through
-    ("El firewall bloqueó mi conexión.").
-
-    >>> [s.value for s in rare_word_spans("Follow @nasa for updates.", {"nasa"}, {"for": 9}, [Span(7, 12, "handle", "@nasa")])]
-    ['Follow @nasa', 'updates']
-    """
-    taken = [(span.start, span.end) for span in spans]
-    words = [Span(match.start(), match.end(), "name", match.group()) for match in rare_words(source, lexicon, counts)
-             if not any(a < match.end() and match.start() < b for a, b in taken)]
-    return _joined(source, sorted(spans + words))
-
-
-def name_spans(source, counts, spans):
-    """`spans` and, as names, the runs of capitalised words of `source` that `find` left to the model, in
-    part or whole, as names it knows ("San Francisco", "Whole Foods", the "Bill" of "Bill Clinton"): for a
-    second decoding of a sentence whose translation invented a capitalised word ("Sanupe", "Clinton
-    Billaría") or garbled a name (`garbled_names`). A run takes the place of the spans inside it; one across a
-    span's edge, or holding a span whose value is not its text (a glossary's term), is left out; one beside a
-    span joins it (`_joined`).
-    Neither "I" nor a first word the corpus knows in lower case ("The") is part of a run.
-
-    >>> [s.value for s in name_spans("The Golden Gate is in San Francisco, I think.", {"the": 9}, [])]
-    ['Golden Gate', 'San Francisco']
-    >>> [s.value for s in name_spans("He said Bill Clinton won.", {"he": 9}, [Span(13, 20, "name", "Clinton")])]
-    ['Bill Clinton']
-    """
-    spans = list(spans)
-    for match in re.finditer(NAME, source):
-        words = _run_words(source, match, counts)
-        if not words:
-            continue
-        start, end = match.start() + words[0].start(), match.start() + words[-1].end()
-        inside = [span for span in spans if start <= span.start and span.end <= end]
-        if (any(span.start < end and start < span.end for span in spans if span not in inside)
-                or [(span.start, span.end) for span in inside] == [(start, end)]
-                or any(span.value != source[span.start:span.end] for span in inside)):
-            continue  # a span's edge inside the run, the run already one span, or a glossary's term in it
-        spans = [span for span in spans if span not in inside] + [Span(start, end, "name", source[start:end])]
-    return _joined(source, sorted(spans))
-
-
-def _run_words(source, match, counts):
-    """The words of a run of capitalised words (a `NAME` match in `source`) that make a name: not "I", not a
-    sentence's first word the corpus knows in lower case ("The"). Particles stay in ("Rio de Janeiro")."""
-    words = [word for word in re.finditer(r"\S+", match.group()) if word.group() != "I"]
-    if words and _first(source, match.start()) and counts.get(words[0].group().lower()):
-        words = words[1:]
-    return words
-
-
-def _folded(word):
-    """`word` lower-cased without accents: "México" and "Mexico" are one name."""
-    return "".join(c for c in unicodedata.normalize("NFD", word.lower()) if not unicodedata.combining(c))
-
-
-def garbled_names(translation, source, counts):
-    """The names of two words or more in `source` that `translation` garbled: copied in part, the rest neither
-    copied nor written as capitalised words of its own ("Salt Lake City" -> "Lake City", "Mexico City" ->
-    "México de México"), or a copied word written more often than the source writes it ("Cape de Cape").
-    A name translated whole ("Nueva York", "Ciudad de México", "Juegos Olímpicos") is no garbling, nor a word
-    that the corpus `counts` show often and mostly capitalised, which the model knows on its own and may
-    write in lower case ("Tom Monday" -> "Tom el lunes", "Mt Fuji" -> "monte Fuji").
-
-    >>> counts = {"we": 9}
-    >>> [garbled_names(out, "We drove to Salt Lake City.", counts) for out in ("Fuimos a Lake City.",
-    ...                                                                         "Fuimos a Salt Lake City.")]
-    [['Salt Lake City'], []]
-    >>> [garbled_names(out, "We live in Mexico City.", counts) for out in ("Vivimos en México de México.",
-    ...                                                                     "Vivimos en la Ciudad de México.")]
-    [['Mexico City'], []]
-    """
-    written = collections.Counter(_folded(word) for word in WORD.findall(translation))
-    in_source = collections.Counter(_folded(word) for word in WORD.findall(source))
-    own = sum(1 for word in WORD.finditer(translation)
-              if word.group()[0].isupper() and not _first(translation, word.start()) and not in_source[_folded(word.group())])
-    garbled = []
-    for match in re.finditer(NAME, source):
-        words = [part for word in _run_words(source, match, counts) for part in WORD.findall(word.group())
-                 if not re.fullmatch(PARTICLES, part)]
-        copied = [_folded(word) for word in words if written[_folded(word)]]
-        known = [word for word in words if counts.get(word, 0) >= MIN_COUNT and counts[word] > counts.get(word.lower(), 0)]
-        missing = [word for word in words if not written[_folded(word)] and word not in known]
-        if len(words) > 1 and copied and (len(missing) > own or any(written[word] > in_source[word] for word in copied)):
-            garbled.append(match.group())
-    return garbled
-
-
-def wrong_numbers(translation, source, keep=()):
-    """The numbers `translation` got wrong, the worst thing a translation can say, as `(changed, dropped)`: its
-    digit runs that neither `source` nor the strings `keep` hold ("3 items" -> "35"), and the single digits of
-    `source` that it neither writes nor says in words ("6 eggs" -> "los huevos"; numbers of two digits or more
-    are spans, which `restore` puts back).
-
-    >>> wrong_numbers("Muestra 35 artículos por $27.40.", "It shows 3 items for $27.40.")
-    (['35'], ['3'])
-    >>> wrong_numbers("Nació el 3 de marzo de 1998, con dos hijos.", "Born March 3, 1998, with 2 sons.")
-    ([], [])
-    """
-    held = set(re.findall(r"\d+", source + " " + " ".join(keep)))
-    written = re.findall(r"\d+", translation)
-    dropped = [digit for digit, times in collections.Counter(re.findall(SINGLE_DIGIT, source)).items()
-               if written.count(digit) + len(re.findall(rf"(?<!\w)(?:{DIGIT_WORDS[int(digit)]})(?!\w)", translation,
-                                                         re.IGNORECASE)) < times]
-    return [number for number in written if number not in held], dropped
-
-
-def digit_spans(source, spans):
-    """`spans` and each single-digit number of `source` outside them, as a number: for a second decoding of a
-    sentence whose translation changed a number, with every number behind a stand-in.
-
-    >>> [s.value for s in digit_spans("Buy 3 apples for $20 on day 2.", [Span(17, 20, "number", "$20")])]
-    ['3', '$20', '2']
-    """
-    digits = [Span(match.start(), match.end(), "number", match.group())
-              for match in re.finditer(SINGLE_DIGIT, source)
-              if not any(span.start <= match.start() < span.end for span in spans)]
-    return sorted(spans + digits)
-
-
-def _place(match, text):
-    """Where `match` sits in `text`: its word's index over the number of words (0 to 1)."""
-    return len(WORD.findall(text[:match.start()])) / max(len(WORD.findall(text)), 1)
-
-
-def misplaced(translation, source, lexicon, counts, keep=()):
-    """Whether an `invented` word of `translation` sits `FAR` or farther, in relative position, from every one of
-    the `rare_words` of `source`: then it garbles another word (a verb the model missed), and `repair_invented`
-    would write a rare word in its place ("El fuego desclinó mi conexión." -> "El fuego firewall mi conexión.").
-
-    >>> counts = {"The": 9, "blocked": 9, "my": 9, "connection": 9}
-    >>> source, lexicon = "The firewall blocked my connection.", {"el", "fuego", "mi", "conexión"}
-    >>> misplaced("El fuego desclinó mi conexión.", source, lexicon, counts)
-    True
-    >>> misplaced("El fuegal bloqueó mi conexión.", source, lexicon | {"bloqueó"}, counts)
-    False
-    """
-    rare = [_place(match, source) for match in rare_words(source, lexicon, counts)]
-    return bool(rare) and any(min(abs(place - _place(match, translation)) for place in rare) >= FAR - 1e-9
-                              for match in invented(translation, source, lexicon, keep))
-
-
-def repair_invented(translation, source, lexicon, counts, keep=()):
-    """`translation` with each of its `invented` words replaced by one of the `rare_words` of `source`, the one
-    nearest in relative position (each is used once, and none of the spans in `keep`: `restore` wrote them back
-    already, and "Su coderado ZIP" is no "Su ZIP ZIP").
-
-    >>> repair_invented("El fuegal bloqueó la red.", "The firewall blocked the net.", {"el", "bloqueó", "la", "red"},
-    ...                 {"The": 9, "the": 9, "blocked": 3, "net": 2})
-    'El firewall bloqueó la red.'
-    """
-    spans = {word for value in keep for word in WORD.findall(value)}
-    rare = [(_place(match, source), match.group()) for match in rare_words(source, lexicon, counts)
-            if match.group() not in spans]
-    pieces, at = [], 0
-    for match in invented(translation, source, lexicon, keep):
-        if not rare:
-            break
-        place = _place(match, translation)
-        nearest = min(rare, key=lambda r: abs(r[0] - place))
-        rare.remove(nearest)
-        pieces += [translation[at:match.start()], nearest[1]]
-        at = match.end()
-    return "".join(pieces) + translation[at:]

@@ -18,3 +18,12 @@ SENTENCE_END = ".!?…"
 SENTENCE_OPEN = "¿¡\"«("
 # Titles before a name: their full stop ends no sentence, and "Dr. Okonkwo" is one name to keep.
 TITLES = ("Dr", "Mr", "Mrs", "Ms", "Prof", "Sr", "Sra", "St")
+
+
+def opens_sentence(text, start):
+    """Whether the word at `start` of `text` opens its sentence: only spaces and opening marks come before it.
+
+    >>> opens_sentence("¿Dónde está Tom?", 1), opens_sentence("¿Dónde está Tom?", 12)
+    (True, False)
+    """
+    return not text[:start].strip(" \"'¿¡(")
