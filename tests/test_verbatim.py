@@ -419,6 +419,36 @@ def test_a_translation_that_changed_or_dropped_a_number_is_decoded_again_with_ev
     assert decoded[:2] == [["Tom has 3 cats."]] + ([["Tom has 45 cats."]] if retry else [])  # the digit not tried
 
 
+@pytest.mark.parametrize("model, expected", [
+    ("Tom recibió la vacuna en febrero.", "Tom recibió la vaccine en enero."),  # the month changed: decoded again
+    ("Tom recibió la vacuna en enero.", "Tom recibió la vacuna en enero."),  # kept: decoded once
+])
+def test_a_translation_that_changed_a_month_is_decoded_again_with_the_rare_words_passed_through(tiny_translator,
+                                                                                               monkeypatch, model,
+                                                                                               expected):
+    decoded = speaking(tiny_translator, monkeypatch, {"Tom got the vaccine in January.": model,
+                                                      "Tom got the John in January.": "Tom recibió la John en enero."})
+    monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "got": 9, "January": 9})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"recibió", "vacuna", "en", "enero", "febrero"})
+    assert tiny_translator.translate("Tom got the vaccine in January.") == expected
+    assert len(decoded) == (2 if "febrero" in model else 1)
+
+
+@pytest.mark.parametrize("source, given, answer, expected", [
+    ("I love this song 😊.", "I love this song.", "Me encanta esta canción.", "Me encanta esta canción 😊."),
+    ("🎉 🎂 Tom is here!", "Tom is here!", "¡Tom está aquí!", "🎉 🎂 ¡Tom está aquí!"),
+    ("😊 Olusegun is here.", "John is here.", "John está aquí.", "😊 Olusegun está aquí."),  # never joined to a name
+    ("Tom is here 📞 now.", "Tom is here now.", "Tom está aquí ahora.", "Tom está aquí ahora 📞."),  # inside: put last
+    ("😊", None, None, "😊"),  # nothing to translate: not decoded
+])
+def test_an_emoji_never_reaches_the_model_and_comes_back_first_or_last_without_a_warning(tiny_translator, monkeypatch,
+                                                                                       source, given, answer, expected):
+    decoded = speaking(tiny_translator, monkeypatch, {given: answer})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"me", "encanta", "esta", "canción", "ahora"})
+    assert tiny_translator.translate_with_notes([source]) == ([expected], [[]])
+    assert decoded == ([[given]] if given else [])
+
+
 def test_a_number_made_up_is_a_worse_fault_than_numbers_left_out(tiny_translator, monkeypatch):
     monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"perros", "peces", "y"})
     source = "Tom has 3 cats, 4 dogs and 5 fish."

@@ -24,11 +24,13 @@ still gets wrong is found in its translation, judged against the source:
 - **Wrong numbers**: a translation that changes a number or drops a single
   digit ("3 items" -> "35", `wrong_numbers`) is decoded again with every
   number behind a stand-in (`digit_spans`; numbers of two digits or more are
-  protected already).
+  protected already). One that names a month or weekday the source does not
+  ("in January" -> "en febrero", `changed_days`) is decoded again with the
+  rare words passed through, as for a misplaced invented word.
 
 `translator.translate` keeps the second decoding when it has fewer of these
-faults, the worst first: numbers changed, numbers dropped, names garbled,
-words invented.
+faults, the worst first: numbers changed, days changed, numbers dropped,
+names garbled, words invented.
 """
 
 import collections
@@ -36,7 +38,7 @@ import re
 import unicodedata
 
 from translator import verbatim
-from translator.verbatim import MIN_COUNT, NAME, PARTICLES, Span
+from translator.verbatim import MESES, MIN_COUNT, MONTHS, NAME, PARTICLES, Span
 from translator.words import WORD, opens_sentence
 
 # An invented word this far (a share of the sentence's length) from every rare source word garbles another word.
@@ -44,6 +46,8 @@ FAR = 0.2
 # A number of one digit ("3 items"), which the model copies or says in words (`DIGIT_WORDS`), as the corpus does.
 SINGLE_DIGIT = r"(?<![\w.,])\d(?!\w|[.,]\d)"
 DIGIT_WORDS = ("cero", "uno|una|un", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve")
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+DIAS = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
 
 
 def rare_words(source, lexicon, counts):
@@ -175,6 +179,18 @@ def wrong_numbers(translation, source, keep=()):
                if written.count(digit) + len(re.findall(rf"(?<!\w)(?:{DIGIT_WORDS[int(digit)]})(?!\w)", translation,
                                                          re.IGNORECASE)) < times]
     return [number for number in written if number not in held], dropped
+
+
+def changed_days(translation, source):
+    """The months and weekdays that `translation` names, in Spanish, and `source` does not (in English, whole or
+    by its first three letters, "Jan", "Mon"): a date the model changed, as numbers are ("The COVID-19 vaccine
+    arrived in January." -> "… llegó a febrero"), most often for a rare word beside it.
+
+    >>> changed_days("La vacuna llegó en febrero, un lunes.", "The vaccine arrived in January, on a Monday.")
+    ['febrero']
+    """
+    return [spanish for english, spanish in zip(MONTHS + WEEKDAYS, MESES + DIAS)
+            if re.search(rf"(?<!\w){spanish}(?!\w)", translation) and not re.search(rf"\b{english[:3]}", source)]
 
 
 def digit_spans(source, spans):

@@ -190,7 +190,8 @@ class Translator:
         number when it changed or dropped one ("3 items" -> "35", `garbling.digit_spans`), the names the model
         knows when it invented a capitalised word ("San Francisco" -> "Sanupe") or garbled a name ("Salt Lake
         City" -> "Lake City"; `garbling.name_spans`), and the rare words when it invented a word far from them
-        (`garbling.misplaced`). Without placeholders, `spans` as they are: the user asked for no stand-ins."""
+        (`garbling.misplaced`) or changed a month or weekday (`garbling.changed_days`). Without placeholders,
+        `spans` as they are: the user asked for no stand-ins."""
         if not self.placeholders:
             return spans
         if any(garbling.wrong_numbers(translation, text, keep)):
@@ -199,16 +200,19 @@ class Translator:
         if (any(word.group()[0].isupper() for word in invented)
                 or garbling.garbled_names(translation, text, self.word_counts)):
             spans = garbling.name_spans(text, self.word_counts, spans)
-        if garbling.misplaced(translation, text, self.lexicon, self.word_counts, keep):
+        if (garbling.misplaced(translation, text, self.lexicon, self.word_counts, keep)
+                or garbling.changed_days(translation, text)):
             spans = garbling.rare_word_spans(text, self.lexicon, self.word_counts, spans)
         return spans
 
     def faults(self, translation, text, keep):
         """What is wrong with `translation` of `text`, worst first, for choosing between two: the numbers it
-        changed, those it dropped, the names it garbled, the words it invented (counts of each). A number made
-        up is worse than one left out: a second decoding may merge two stand-ins into one ("45 to 37" -> "47")."""
+        changed, the months and weekdays it changed, the numbers it dropped, the names it garbled, the words it
+        invented (counts of each). A number made up is worse than one left out: a second decoding may merge two
+        stand-ins into one ("45 to 37" -> "47")."""
         changed, dropped = garbling.wrong_numbers(translation, text, keep)
-        return (len(changed), len(dropped), len(garbling.garbled_names(translation, text, self.word_counts)),
+        return (len(changed), len(garbling.changed_days(translation, text)), len(dropped),
+                len(garbling.garbled_names(translation, text, self.word_counts)),
                 len(garbling.invented(translation, text, self.lexicon, keep)))
 
     def decode_protected(self, texts, spans, beam_size=1, shift=0):

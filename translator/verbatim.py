@@ -80,11 +80,17 @@ MONTH = "|".join(MONTHS) + "|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec"
 # USD") or the currency ("Estados Unidos 899").
 CODES = "USD|EUR|GBP|JPY|CHF|CAD|AUD|MXN|BTC|ETH"
 UNITS = f"km/h|m/s|mm|cm|km|mi|mg|kg|ml|cl|lbs?|oz|ft|mph|kph|kWh|kW|mAh|GHz|MHz|kHz|Hz|GB|MB|KB|TB|°[CF]|°|m|g|l|{CODES}"
-CURRENCY = rf"(?:[A-Z]{{1,3}}\$\s?|[$€£¥]|(?:{CODES})\s)"
+SIGNS = "$€£¥₹₩₽₺₪₫₱₴₦¢"
+CURRENCY = rf"(?:[A-Z]{{1,3}}\$\s?|[{SIGNS}]|(?:{CODES})\s)"
+# "1.2k", "$1.5M", "3bn": a thousand, a million, a billion, written after the digits ("221B" is a code).
+MULTIPLIER = r"(?:[kKM]|bn)"
 # Lower-case words inside a name: "Rio de Janeiro", "Leonardo da Vinci", "Ludwig van Beethoven".
 PARTICLES = "de|da|del|della|di|du|dos|das|van|von|der|den|la|le|bin|ibn|al"
 # A run of capitalised words, as in a name; a title starts another.
 NAME = rf"(?<![\w-]){CAPITALISED}(?:\s(?:(?:{PARTICLES})\s){{0,2}}(?!{TITLE}){CAPITALISED})*(?![\w+-])"
+# One emoji: a flag (two regional letters), or a symbol with its skin tone, variation and joined symbols.
+EMOJI = (r"(?:[\U0001F1E6-\U0001F1FF]{2}|[\U0001F300-\U0001FAFF\u2600-\u27BF]"
+         r"(?:[\uFE0F\U0001F3FB-\U0001F3FF]|\u200D[\U0001F300-\U0001FAFF\u2600-\u27BF])*)")
 FILE_ENDINGS = ("txt|csv|json|ya?ml|py|js|ts|html?|css|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|zip|tar|gz|md|log|cfg|ini|"
                 "conf|sh|exe|mp[34]|wav|sql|xml|toml|ipynb|java|cpp|c|h|rs|go|com|org|net|io|edu|gov|dev|es|uk|de")
 
@@ -117,10 +123,10 @@ KINDS = (
          "number", ("555-0142", "+34 912 345 678", "(020) 7946 0958", "+44 20 7946 0018")),
     Kind("serial", r"(?<![\w-])\d+(?:-\d+)+(?![\w-])|(?<![\w/.,])\d+/\d+(?![\w/]|[.,]\d)", "number",
          ("90210-1234", "978-3-16-148410-0", "1-800-555-0199", "120/80", "24/7")),
-    Kind("number", rf"(?<![\w.,])[-+−]?{CURRENCY}?\d+(?:[.,]\d+)*(?:%|[$€£¥]|\s?(?:{UNITS})(?![\w/°]))?(?![\w])"
-                   r"|(?<![\w.,])[-+−]?[$€£¥]\d+\w*",
+    Kind("number", rf"(?<![\w.,])[-+−]?{CURRENCY}?\d+(?:[.,]\d+)*{MULTIPLIER}?(?:%|[{SIGNS}]|\s?(?:{UNITS})(?![\w/°]))?"
+                   rf"(?![\w])|(?<![\w.,])[-+−]?[{SIGNS}]\d+\w*",
          "number", ("8,336,817", "3.14", "-5", "$20", "€1,200.50", "45%", "1999", "250 ml", "90 km/h", "98.6 °F", "4 USD",
-                    "US$ 899", "CHF 20")),
+                    "US$ 899", "CHF 20", "₹500", "1.2k", "$1.5M")),
     Kind("code", r"(?<![\w-])(?!\d+(?:st|nd|rd|th|s)\b)(?=[\w.#&*+=~^-]*[\d_])(?=[\w.#&*+=~^-]*[A-Za-z])"
                  r"[A-Za-z0-9]+(?:[._#&*+=~^-][A-Za-z0-9]+)*(?![\w-])"
                  r"|(?<!\w)[A-Za-z][a-z]*[A-Z][a-z][A-Za-z]*(?:\s\d+[A-Za-z]*)?(?!\w)"
@@ -129,12 +135,15 @@ KINDS = (
           "Xk7#pQ2", "Ctrl+Alt+Delete", "--dry-run")),
     Kind("title", rf"\b(?:{'|'.join(TITLES)})\.?\s{CAPITALISED}(?:\s{CAPITALISED})*", "name",
          ("Dr. Okonkwo", "Mrs. Smith", "Prof. Ada Lovelace")),
+    # Emoji (with skin tones, joined sequences and flags) are no text for the model, which writes words for them
+    # ("I love this song 😊." -> "… canción de internos"): they are taken out and put back by position, no stand-in.
+    Kind("symbol", rf"{EMOJI}(?:\s*{EMOJI})*", None, ("😊", "👍🏽", "❤️", "🇪🇸", "👩‍💻", "❤️❤️", "🎉 🎂")),
     Kind("name", NAME, "name",
          ("Acme Widget", "José Álvarez", "Jean-Luc Picard", "Rio de Janeiro", "Leonardo da Vinci", "Sarah O'Connor")),
 )
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
-ALWAYS = {"url", "email", "handle", "path", "written_date", "time", "phone", "date", "serial", "code", "title"}
+ALWAYS = {"url", "email", "handle", "path", "written_date", "time", "phone", "date", "serial", "code", "title", "symbol"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
 # (as the corpus writes it), a written date in the model's own Spanish, a number with a separator, "2,000 books"
@@ -320,7 +329,7 @@ def find(text, counts, glossary_spans=()):
 def joined(text, spans):
     """`spans` with neighbours that only spaces part made one, of the first one's kind: the model reads two
     stand-ins side by side as one thing and may glue them ("Android 14" -> "John 45" -> "John5"). A span whose
-    value is not its text (a glossary's term, a written date) stays alone.
+    value is not its text (a glossary's term, a written date), and an emoji (no stand-in), stays alone.
 
     >>> [s.value for s in find("After Android 14 call +1 (415) 555-0132 at 10:30", {"after": 9, "call": 9})]
     ['Android 14', '+1 (415) 555-0132', '10:30']
@@ -328,7 +337,7 @@ def joined(text, spans):
     merged = []
     for span in spans:
         last = merged[-1] if merged else None
-        if (last and not text[last.end:span.start].strip()
+        if (last and not text[last.end:span.start].strip() and "symbol" not in (last.kind, span.kind)
                 and last.value == text[last.start:last.end] and span.value == text[span.start:span.end]):
             merged[-1] = Span(last.start, span.end, last.kind, text[last.start:span.end])
         else:
@@ -384,6 +393,7 @@ def protect(text, spans, shift=0):
     Stand-ins already in the text are not used; a span beyond the last free
     stand-in of its pool stays as written (and `restore` still checks it).
     `shift` starts each pool that many stand-ins later ("Mary", "37", "Denver" for 1).
+    A span of a kind without stand-ins (an emoji) is taken out, for `restore` to put back by position.
 
     >>> protect("Olusegun has 250 cats, Tom has 3.", [Span(0, 8, "name", "Olusegun"), Span(13, 16, "number", "250")])
     ('John has 45 cats, Tom has 3.', {'John': Span(start=0, end=8, kind='name', value='Olusegun'), \
@@ -394,13 +404,17 @@ def protect(text, spans, shift=0):
             for pool, stand_ins in STAND_INS.items()}
     meanings, pieces, at = {}, [], 0
     for span in spans:
+        if pool_of(span) is None:
+            pieces.append(text[at:span.start].rstrip())
+            at = span.end
+            continue
         stand_in = next(free[pool_of(span)], None)
         if stand_in is None:
             continue
         pieces += [text[at:span.start], stand_in]
         meanings[stand_in] = span
         at = span.end
-    return "".join(pieces) + text[at:], meanings
+    return ("".join(pieces) + text[at:]).strip(), meanings
 
 
 def written_forms(stand_in):
@@ -413,7 +427,8 @@ def written_forms(stand_in):
 
 
 def pool_of(span):
-    """The stand-in pool of a span: its kind's, or for a glossary span, numbers for a number, else names."""
+    """The stand-in pool of a span: its kind's (None for an emoji: no stand-in), or for a glossary span, numbers
+    for a number, else names."""
     if span.kind == "glossary":
         return "number" if span.value.replace(",", "").replace(".", "").isdigit() else "name"
     return next(kind.stand_in for kind in KINDS if kind.name == span.kind)
@@ -441,7 +456,8 @@ def restore(translation, source, spans, meanings):
     Stand-ins (`meanings`, from `protect`), in any of their `written_forms`, are
     replaced by their spans; one repeated is kept once, nearest its relative place in the source; one
     dropped, or a span left as written that the model lost, is put back at the
-    relative word position it had in the source.
+    relative word position it had in the source. An emoji, which `protect` took out, comes back first if it
+    opened the source, else last (before the final punctuation), without a note.
 
     >>> spans = [Span(0, 8, "name", "Olusegun"), Span(13, 16, "number", "250")]
     >>> meanings = {"John": spans[0], "45": spans[1]}
@@ -458,6 +474,8 @@ def restore(translation, source, spans, meanings):
     stand_in_of = {id(span): stand_in for stand_in, span in meanings.items()}
     for span in spans:
         relative = (len(source[:span.start].split()) + 0.5) / length  # the middle of the span's word
+        if pool_of(span) is None:  # an emoji: where it has no word to follow, first; else last, a comment on it all
+            relative = 1.0 if source[:span.start].strip() else 0.0
         token = stand_in_of.get(id(span), source[span.start:span.end])
         forms = written_forms(token) if id(span) in stand_in_of else (token,)
         found = list(re.finditer(rf"(?<!\w)(?:{'|'.join(map(re.escape, forms))})(?!\w)", translation))
@@ -476,7 +494,8 @@ def restore(translation, source, spans, meanings):
             notes.append(f"'{glued[0].group()}' was read as '{span.value}'")
             translation = translation[:glued[0].start()] + token + translation[glued[0].end():]
         elif not found:
-            notes.append(f"'{span.value}' was put back by position")
+            if pool_of(span) is not None:  # an emoji was taken out on purpose
+                notes.append(f"'{span.value}' was put back by position")
             translation = _insert(translation, token, relative)
     # Stand-ins are written back last, all at once, so that a span's text is never read as another's stand-in.
     if meanings:
