@@ -21,12 +21,13 @@ still gets wrong is found in its translation, judged against the source:
   name of several words in part ("Salt Lake City" -> "Lake City",
   `garbled_names`), is decoded again with its names passed through
   (`name_spans`).
-- **Wrong numbers**: a translation that changes a number or drops a single
-  digit ("3 items" -> "35", `wrong_numbers`) is decoded again with every
-  number behind a stand-in (`digit_spans`; numbers of two digits or more are
-  protected already). One that names a month or weekday the source does not
-  ("in January" -> "en febrero", `changed_days`) is decoded again with the
-  rare words passed through, as for a misplaced invented word.
+- **Wrong numbers**: a translation that changes a number or drops a small
+  number ("3 items" -> "35", "six jobs" -> "un trabajo", `wrong_numbers`) is
+  decoded again with every number behind a stand-in (`number_spans`; numbers
+  of two digits or more are protected already). One that names a month or
+  weekday the source does not ("in January" -> "en febrero",
+  `changed_days`) is decoded again with the rare words passed through, as
+  for a misplaced invented word.
 
 `translator.translate` keeps the second decoding when it has fewer of these
 faults, the worst first: numbers changed, days changed, numbers dropped,
@@ -43,9 +44,14 @@ from translator.words import WORD, opens_sentence
 
 # An invented word this far (a share of the sentence's length) from every rare source word garbles another word.
 FAR = 0.2
-# A number of one digit ("3 items"), which the model copies or says in words (`DIGIT_WORDS`), as the corpus does.
-SINGLE_DIGIT = r"(?<![\w.,])\d(?!\w|[.,]\d)"
-DIGIT_WORDS = ("cero", "uno|una|un", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve")
+# Small numbers, which `verbatim.find` leaves to the model: one digit ("3 items"), or a word from "two" to "twelve"
+# ("one" is as often "a" or "the one"), not part of a larger number ("three hundred", "twenty-two"). The model
+# writes each as a digit or in Spanish words (`SPANISH_NUMBERS`), as the corpus does.
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+SPANISH_NUMBERS = ("cero", "uno|una|un", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once",
+                   "doce")
+SMALL_NUMBER = re.compile(rf"(?<![\w.,-])(?:\d|(?i:{'|'.join(NUMBER_WORDS[2:])}))(?![\w-]|[.,]\d)"
+                          r"(?!\s+(?i:hundred|thousand|million|billion)\b)")
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 DIAS = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
 
@@ -162,22 +168,31 @@ def garbled_names(translation, source, counts):
     return garbled
 
 
+def _value(small):
+    """The number a `SMALL_NUMBER` match stands for: 3 for "3" and for "three"."""
+    return int(small.group()) if small.group().isdigit() else NUMBER_WORDS.index(small.group().lower())
+
+
 def wrong_numbers(translation, source, keep=()):
     """The numbers `translation` got wrong, the worst thing a translation can say, as `(changed, dropped)`: its
-    digit runs that neither `source` nor the strings `keep` hold ("3 items" -> "35"), and the single digits of
-    `source` that it neither writes nor says in words ("6 eggs" -> "los huevos"; numbers of two digits or more
-    are spans, which `verbatim.restore` puts back).
+    digit runs that neither `source` nor the strings `keep` hold ("3 items" -> "35"), and the small numbers of
+    `source` (`SMALL_NUMBER`) that it neither writes as digits nor says in words ("6 eggs" -> "los huevos",
+    "six different jobs" -> "un trabajo diferente"; larger numbers are spans, which `verbatim.restore` puts back).
 
     >>> wrong_numbers("Muestra 35 artículos por $27.40.", "It shows 3 items for $27.40.")
     (['35'], ['3'])
-    >>> wrong_numbers("Nació el 3 de marzo de 1998, con dos hijos.", "Born March 3, 1998, with 2 sons.")
+    >>> wrong_numbers("Nació el 3 de marzo de 1998, con dos hijos y 4 gatos.", "Born March 3, 1998, with 2 sons and four cats.")
     ([], [])
+    >>> wrong_numbers("Tenía al menos un trabajo; debe trescientos dólares.", "She had six jobs; he owes three hundred dollars.")
+    ([], ['six'])
     """
-    held = set(re.findall(r"\d+", source + " " + " ".join(keep)))
+    smalls = list(SMALL_NUMBER.finditer(source))
+    held = set(re.findall(r"\d+", source + " " + " ".join(keep))) | {str(_value(small)) for small in smalls}
     written = re.findall(r"\d+", translation)
-    dropped = [digit for digit, times in collections.Counter(re.findall(SINGLE_DIGIT, source)).items()
-               if written.count(digit) + len(re.findall(rf"(?<!\w)(?:{DIGIT_WORDS[int(digit)]})(?!\w)", translation,
-                                                         re.IGNORECASE)) < times]
+    times = collections.Counter(_value(small) for small in smalls)
+    said = {value: written.count(str(value)) + len(re.findall(rf"(?<!\w)(?:{SPANISH_NUMBERS[value]})(?!\w)", translation,
+                                                              re.IGNORECASE)) for value in times}
+    dropped = list(dict.fromkeys(small.group() for small in smalls if said[_value(small)] < times[_value(small)]))
     return [number for number in written if number not in held], dropped
 
 
@@ -193,17 +208,22 @@ def changed_days(translation, source):
             if re.search(rf"(?<!\w){spanish}(?!\w)", translation) and not re.search(rf"\b{english[:3]}", source)]
 
 
-def digit_spans(source, spans):
-    """`spans` and each single-digit number of `source` outside them, as a number: for a second decoding of a
-    sentence whose translation changed a number, with every number behind a stand-in.
+def number_spans(source, spans):
+    """`spans` and each small number of `source` outside them (`SMALL_NUMBER`), as a number written back as a
+    digit, or in Spanish words when in words ("seven" -> "siete", capitalised by `verbatim.restore` where it opens
+    the sentence): for a second decoding of a sentence whose translation changed or dropped a number, with every
+    number behind a stand-in.
 
-    >>> [s.value for s in digit_spans("Buy 3 apples for $20 on day 2.", [Span(17, 20, "number", "$20")])]
-    ['3', '$20', '2']
+    >>> [s.value for s in number_spans("Buy 3 apples for $20 on day two.", [Span(17, 20, "number", "$20")])]
+    ['3', '$20', 'dos']
     """
-    digits = [Span(match.start(), match.end(), "number", match.group())
-              for match in re.finditer(SINGLE_DIGIT, source)
-              if not any(span.start <= match.start() < span.end for span in spans)]
-    return sorted(spans + digits)
+    numbers = []
+    for small in SMALL_NUMBER.finditer(source):
+        if any(span.start <= small.start() < span.end for span in spans):
+            continue
+        value = small.group() if small.group().isdigit() else SPANISH_NUMBERS[_value(small)]
+        numbers.append(Span(small.start(), small.end(), "number", value))
+    return sorted(spans + numbers)
 
 
 def _place(match, text):

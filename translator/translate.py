@@ -187,7 +187,7 @@ class Translator:
 
     def wider_spans(self, text, translation, spans, keep):
         """`spans` of `text` and the words its `translation` garbled, to pass through in a second decoding: every
-        number when it changed or dropped one ("3 items" -> "35", `garbling.digit_spans`), the names the model
+        number when it changed or dropped one ("3 items" -> "35", `garbling.number_spans`), the names the model
         knows when it invented a capitalised word ("San Francisco" -> "Sanupe") or garbled a name ("Salt Lake
         City" -> "Lake City"; `garbling.name_spans`), and the rare words when it invented a word far from them
         (`garbling.misplaced`) or changed a month or weekday (`garbling.changed_days`). Without placeholders,
@@ -195,7 +195,7 @@ class Translator:
         if not self.placeholders:
             return spans
         if any(garbling.wrong_numbers(translation, text, keep)):
-            spans = garbling.digit_spans(text, spans)
+            spans = garbling.number_spans(text, spans)
         invented = garbling.invented(translation, text, self.lexicon, keep)
         if (any(word.group()[0].isupper() for word in invented)
                 or garbling.garbled_names(translation, text, self.word_counts)):

@@ -212,7 +212,7 @@ def tried(span, counts):
     model may say in words), a date with its month's name (which it may write in Spanish itself), a number
     with a separator ("2,000", "3.14"), or a plain number of two digits or more that `counts` (the corpus)
     show often, which the model mostly copies but now and then changes (a single digit is a span only once
-    the model got one wrong, `garbling.digit_spans`). A time with "p.m." comes out as written ("a las 7 p.m.").
+    the model got one wrong, `garbling.number_spans`). A time with "p.m." comes out as written ("a las 7 p.m.").
 
     >>> spans = [Span(0, 4, kind, value) for kind, value in (("time", "2:30"), ("time", "7 p.m"), ("number", "2,000"),
     ...                                                     ("number", "150"), ("number", "1999"), ("number", "$20"),
@@ -501,7 +501,8 @@ def restore(translation, source, spans, meanings):
     if meanings:
         span_of = {form: span for stand_in, span in meanings.items() for form in written_forms(stand_in)}
         pattern = re.compile("|".join(rf"(?<!\w){re.escape(form)}(?!\w)" for form in span_of))
-        translation = pattern.sub(lambda match: span_of[match.group()].value, translation)
+        translation = pattern.sub(lambda match: _cased(span_of[match.group()], source, translation, match.start()),
+                                  translation)
     # A span left as written whose value is Spanish (a glossary's term, a written date) is put in Spanish last.
     rewritten = {source[s.start:s.end]: s.value for s in spans if id(s) not in stand_in_of and s.value != source[s.start:s.end]}
     for written, spanish in rewritten.items():
@@ -510,6 +511,15 @@ def restore(translation, source, spans, meanings):
     for day in {span.value for span in spans if span.kind == "written_date"}:
         translation = re.sub(rf"(?<!\w)([Ee])n (?={re.escape(day)})", r"\1l ", translation)
     return translation, notes
+
+
+def _cased(span, source, translation, at):
+    """`span`'s value as written at `at` of `translation`: a value that is Spanish, not the source's text ("seis"
+    for "six"), takes a capital where it opens the sentence, as the model wrote its stand-in there."""
+    value = span.value
+    if value != source[span.start:span.end] and opens_sentence(translation, at):
+        return value[:1].upper() + value[1:]
+    return value
 
 
 def _cut(translation, start, end):
