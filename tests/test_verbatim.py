@@ -453,6 +453,8 @@ def test_an_emoji_never_reaches_the_model_and_comes_back_first_or_last_without_a
     ("Tom has six cats.", "Tom tiene un gato.", "Tom has 45 cats.", "Tom tiene 45 gatos.", "Tom tiene seis gatos."),
     ("Six cats are here.", "Los gatos están aquí.", "45 cats are here.", "45 gatos están aquí.", "Seis gatos están aquí."),
     ("Seven is here.", "Seven está aquí.", "45 is here.", "El 45 está aquí.", "El siete está aquí."),  # no capital inside
+    ("Tom has ninety-five cats.", "Tom tiene 90 gatos.", "Tom has 45 cats.", "Tom tiene 45 gatos.",
+     "Tom tiene noventa y cinco gatos."),
     ("Tom has six cats.", "Tom tiene seis gatos.", None, None, "Tom tiene seis gatos."),  # said: decoded once
     ("Tom has three hundred cats.", "Tom tiene trescientos gatos.", None, None, "Tom tiene trescientos gatos."),
 ])
@@ -461,8 +463,9 @@ def test_a_number_in_words_dropped_is_decoded_again_behind_a_stand_in_and_writte
                                                                                            expected):
     decoded = speaking(tiny_translator, monkeypatch, {source: model, given: answer})
     monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "six": 9, "Six": 9, "are": 9, "three": 9, "hundred": 9,
-                                                         "Seven": 9})
-    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"un", "gato", "seis", "siete", "los", "están", "trescientos"})
+                                                         "Seven": 9, "ninety": 9, "five": 9})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"un", "gato", "seis", "siete", "los", "están", "trescientos", "noventa",
+                                                               "y", "cinco"})
     assert tiny_translator.translate(source) == expected
     assert decoded == [[source]] + ([[given]] if given else [])
 

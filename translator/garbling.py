@@ -44,13 +44,19 @@ from translator.words import WORD, opens_sentence
 
 # An invented word this far (a share of the sentence's length) from every rare source word garbles another word.
 FAR = 0.2
-# Small numbers, which `verbatim.find` leaves to the model: one digit ("3 items"), or a word from "two" to "twelve"
-# ("one" is as often "a" or "the one"), not part of a larger number ("three hundred", "twenty-two"). The model
-# writes each as a digit or in Spanish words (`SPANISH_NUMBERS`), as the corpus does.
-NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
-SPANISH_NUMBERS = ("cero", "uno|una|un", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once",
-                   "doce")
-SMALL_NUMBER = re.compile(rf"(?<![\w.,-])(?:\d|(?i:{'|'.join(NUMBER_WORDS[2:])}))(?![\w-]|[.,]\d)"
+# Small numbers, which `verbatim.find` leaves to the model: one digit ("3 items"), or a number in words up to
+# ninety-nine ("six", "twenty-one"; not "one", as often "a" or "the one"), not part of a larger number ("three
+# hundred"). The model writes each as a digit or in Spanish words (`spanish_number`), as the corpus does.
+UNDER_TWENTY = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+                "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
+TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+SPANISH_UNDER_THIRTY = ("cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once",
+                        "doce", "trece", "catorce", "quince", "dieciséis", "diecisiete", "dieciocho", "diecinueve", "veinte",
+                        "veintiuno", "veintidós", "veintitrés", "veinticuatro", "veinticinco", "veintiséis", "veintisiete",
+                        "veintiocho", "veintinueve")
+SPANISH_TENS = ("veinte", "treinta", "cuarenta", "cincuenta", "sesenta", "setenta", "ochenta", "noventa")
+SMALL_NUMBER = re.compile(rf"(?<![\w.,-])(?:\d|(?i:(?:{'|'.join(TENS)})(?:-(?:{'|'.join(UNDER_TWENTY[1:10])}))?"
+                          rf"|{'|'.join(UNDER_TWENTY[2:])}))(?![\w-]|[.,]\d)"
                           r"(?!\s+(?i:hundred|thousand|million|billion)\b)")
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 DIAS = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
@@ -169,8 +175,32 @@ def garbled_names(translation, source, counts):
 
 
 def _value(small):
-    """The number a `SMALL_NUMBER` match stands for: 3 for "3" and for "three"."""
-    return int(small.group()) if small.group().isdigit() else NUMBER_WORDS.index(small.group().lower())
+    """The number a `SMALL_NUMBER` match stands for: 3 for "3" and for "three", 21 for "twenty-one"."""
+    word = small.group().lower()
+    if word.isdigit():
+        return int(word)
+    tens, _, ones = word.partition("-")
+    if tens in TENS:
+        return 20 + 10 * TENS.index(tens) + (UNDER_TWENTY.index(ones) if ones else 0)
+    return UNDER_TWENTY.index(word)
+
+
+def spanish_number(value):
+    """`value` (0 to 99) in Spanish words, as the corpus writes it.
+
+    >>> spanish_number(6), spanish_number(21), spanish_number(95)
+    ('seis', 'veintiuno', 'noventa y cinco')
+    """
+    if value < 30:
+        return SPANISH_UNDER_THIRTY[value]
+    tens = SPANISH_TENS[value // 10 - 2]
+    return f"{tens} y {SPANISH_UNDER_THIRTY[value % 10]}" if value % 10 else tens
+
+
+def _said(value):
+    """A regular expression of `value` in Spanish words, any gender ("veintiún", "una")."""
+    words = re.escape(spanish_number(value))
+    return words[:-3] + "(?:uno|una|un|ún)" if words.endswith("uno") else words
 
 
 def wrong_numbers(translation, source, keep=()):
@@ -185,13 +215,15 @@ def wrong_numbers(translation, source, keep=()):
     ([], [])
     >>> wrong_numbers("Tenía al menos un trabajo; debe trescientos dólares.", "She had six jobs; he owes three hundred dollars.")
     ([], ['six'])
+    >>> wrong_numbers("Votaron 90 veces, veintiún días.", "They voted ninety-five times, twenty-one days.")
+    (['90'], ['ninety-five'])
     """
     smalls = list(SMALL_NUMBER.finditer(source))
     held = set(re.findall(r"\d+", source + " " + " ".join(keep))) | {str(_value(small)) for small in smalls}
     written = re.findall(r"\d+", translation)
     times = collections.Counter(_value(small) for small in smalls)
-    said = {value: written.count(str(value)) + len(re.findall(rf"(?<!\w)(?:{SPANISH_NUMBERS[value]})(?!\w)", translation,
-                                                              re.IGNORECASE)) for value in times}
+    said = {value: written.count(str(value)) + len(re.findall(rf"(?<!\w){_said(value)}(?!\w)", translation, re.IGNORECASE))
+            for value in times}
     dropped = list(dict.fromkeys(small.group() for small in smalls if said[_value(small)] < times[_value(small)]))
     return [number for number in written if number not in held], dropped
 
@@ -221,7 +253,7 @@ def number_spans(source, spans):
     for small in SMALL_NUMBER.finditer(source):
         if any(span.start <= small.start() < span.end for span in spans):
             continue
-        value = small.group() if small.group().isdigit() else SPANISH_NUMBERS[_value(small)]
+        value = small.group() if small.group().isdigit() else spanish_number(_value(small))
         numbers.append(Span(small.start(), small.end(), "number", value))
     return sorted(spans + numbers)
 
