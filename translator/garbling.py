@@ -197,10 +197,15 @@ def spanish_number(value):
     return f"{tens} y {SPANISH_UNDER_THIRTY[value % 10]}" if value % 10 else tens
 
 
+# Other ways Spanish says two and three: "both of them", "three times as many" ("el triple de libros").
+SAID_ALSO = {2: "|ambos|ambas|doble", 3: "|triple"}
+
+
 def _said(value):
-    """A regular expression of `value` in Spanish words, any gender ("veintiún", "una")."""
+    """A regular expression of `value` in Spanish words, any gender ("veintiún", "una"), or as `SAID_ALSO`."""
     words = re.escape(spanish_number(value))
-    return words[:-3] + "(?:uno|una|un|ún)" if words.endswith("uno") else words
+    words = words[:-3] + "(?:uno|una|un|ún)" if words.endswith("uno") else words
+    return f"(?:{words}{SAID_ALSO.get(value, '')})"
 
 
 def wrong_numbers(translation, source, keep=()):
@@ -217,6 +222,8 @@ def wrong_numbers(translation, source, keep=()):
     ([], ['six'])
     >>> wrong_numbers("Votaron 90 veces, veintiún días.", "They voted ninety-five times, twenty-one days.")
     (['90'], ['ninety-five'])
+    >>> wrong_numbers("Tiene el triple de libros que ambos.", "She has three times as many books as the two of us.")
+    ([], [])
     """
     smalls = list(SMALL_NUMBER.finditer(source))
     held = set(re.findall(r"\d+", source + " " + " ".join(keep))) | {str(_value(small)) for small in smalls}
