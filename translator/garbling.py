@@ -60,6 +60,7 @@ SMALL_NUMBER = re.compile(rf"(?<![\w.,-])(?:\d|(?i:(?:{'|'.join(TENS)})(?:-(?:{'
                           r"(?!\s+(?i:hundred|thousand|million|billion)\b)")
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 DIAS = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
+SPANISH_DAYS = re.compile(rf"(?<!\w)(?:{'|'.join(MESES + DIAS)})(?!\w)")
 
 
 def rare_words(source, lexicon, counts):
@@ -158,19 +159,25 @@ def garbled_names(translation, source, counts):
     ...                                                                     "Vivimos en la Ciudad de México.")]
     [['Mexico City'], []]
     """
+    runs = []
+    for match in re.finditer(NAME, source):
+        words = [part for word in _run_words(source, match, counts) for part in WORD.findall(word.group())
+                 if not re.fullmatch(PARTICLES, part)]
+        if len(words) > 1:
+            runs.append((match.group(), words))
+    if not runs:
+        return []  # most sentences: nothing to fold
     written = collections.Counter(_folded(word) for word in WORD.findall(translation))
     in_source = collections.Counter(_folded(word) for word in WORD.findall(source))
     own = sum(1 for word in WORD.finditer(translation)
               if word.group()[0].isupper() and not opens_sentence(translation, word.start()) and not in_source[_folded(word.group())])
     garbled = []
-    for match in re.finditer(NAME, source):
-        words = [part for word in _run_words(source, match, counts) for part in WORD.findall(word.group())
-                 if not re.fullmatch(PARTICLES, part)]
+    for run, words in runs:
         copied = [_folded(word) for word in words if written[_folded(word)]]
         known = [word for word in words if counts.get(word, 0) >= MIN_COUNT and counts[word] > counts.get(word.lower(), 0)]
         missing = [word for word in words if not written[_folded(word)] and word not in known]
-        if len(words) > 1 and copied and (len(missing) > own or any(written[word] > in_source[word] for word in copied)):
-            garbled.append(match.group())
+        if copied and (len(missing) > own or any(written[word] > in_source[word] for word in copied)):
+            garbled.append(run)
     return garbled
 
 
@@ -243,8 +250,9 @@ def changed_days(translation, source):
     >>> changed_days("La vacuna llegó en febrero, un lunes.", "The vaccine arrived in January, on a Monday.")
     ['febrero']
     """
+    named = set(SPANISH_DAYS.findall(translation))
     return [spanish for english, spanish in zip(MONTHS + WEEKDAYS, MESES + DIAS)
-            if re.search(rf"(?<!\w){spanish}(?!\w)", translation) and not re.search(rf"\b{english[:3]}", source)]
+            if spanish in named and not re.search(rf"\b{english[:3]}", source)]
 
 
 def number_spans(source, spans):
