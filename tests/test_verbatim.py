@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from translator import cli, garbling, verbatim
+from translator import cli, garbling, numbers, verbatim
 from translator.defaults import DEFAULT_MODEL
 from translator.translate import Translator
 from translator.verbatim import Span
@@ -476,6 +476,69 @@ def test_a_number_made_up_is_a_worse_fault_than_numbers_left_out(tiny_translator
     made_up = tiny_translator.faults("Tom tiene 3 gatos, 4 perros y 56 peces.", source, [])
     left_out = tiny_translator.faults("Tom tiene gatos, perros y peces.", source, [])
     assert made_up > left_out  # one made up against three left out
+
+
+@pytest.mark.parametrize("source, translation, changed, dropped", [
+    ("It has 50 million people.", "Tiene 50 mil millones de personas.", ["50 mil millones"], ["50 million"]),  # 1,000x
+    ("It has 50 million people.", "Tiene 50 millones de personas.", [], []),
+    ("It earned 1.5 billion euros.", "Ganó 1.5 mil mil millones euros.", ["1.5 mil mil millones"], ["1.5 billion"]),
+    ("It earned 1.5 billion euros.", "Ganó 1,5 mil millones de euros.", [], []),  # Spanish's decimal comma
+    ("It earned 1.5 billion euros.", "Ganó 1.500 millones de euros.", [], []),  # Spanish's point between thousands
+    ("Almost seven billion people.", "Casi mil millones de siete personas.", ["mil millones"], ["seven billion"]),
+    ("Almost seven billion people.", "Casi siete mil millones de personas.", [], []),
+    ("One billion people speak it.", "Una cuenta de la gente lo habla.", [], ["One billion"]),
+    ("Five hundred soldiers came.", "Cinco soldados vinieron.", [], ["Five hundred"]),
+    ("Five hundred soldiers came.", "Vinieron quinientos soldados.", [], []),
+    ("I read three hundred pages.", "Leí trescientas páginas.", [], []),  # any gender
+    ("I have fifteen hundred cows.", "Tengo quince cien vacas.", ["quince cien"], ["fifteen hundred"]),
+    ("I have fifteen hundred cows.", "Tengo 1500 vacas.", [], []),
+    ("The car costs twenty thousand dollars.", "El coche cuesta veinte dólares.", [], ["twenty thousand"]),
+    ("The car costs twenty thousand dollars.", "El coche cuesta 20.000 dólares.", [], []),
+    ("She is one hundred and two.", "Tiene ciento dos años.", [], []),  # "two" is part of the number, not one of its own
+    ("She is one hundred and two.", "Tiene 102 años.", [], []),
+    ("It is 50 percent.", "Es el 50 por ciento.", [], []),  # "por ciento" is a sign, not a hundred
+    ("Millions of people came.", "Vinieron millones de personas.", [], []),  # no count: no number
+    ("It cost a million dollars.", "Costó un millón de dólares.", [], []),
+    ("Half a million people came.", "Vino medio millón de personas.", [], []),  # not "a million"
+    ("Over 1,000 people came.", "Vinieron más de mil personas.", [], []),
+    ("Two hundred cats, two hundred dogs.", "Doscientos gatos y perros.", [], ["two hundred"]),  # each said once
+])
+def test_a_number_with_a_scale_is_judged_by_its_value(source, translation, changed, dropped):
+    assert garbling.wrong_numbers(translation, source) == (changed, dropped)
+
+
+@pytest.mark.parametrize("source, written", [
+    ("Tom has three hundred cats.", "300"),  # digits: "trescientos" would need the noun's gender
+    ("Tom has twenty thousand cats.", "20.000"),
+    ("Tom has 50 million cats.", "50 millones de"),  # "de" before the noun they count
+    ("Tom has 1.5 billion cats.", "1500 millones de"),  # an English billion is a thousand million
+    ("Tom has a billion cats.", "mil millones de"),
+    ("Tom has 2 trillion cats.", "2 billones de"),  # a Spanish billón is a million million
+    ("Tom has a million cats.", "un millón de"),
+    ("Tom has 2.4 million.", "2,4 millones"),  # nothing counted after it, Spanish's decimal comma
+    ("Tom paid $2 million to them.", "$2 millones"),  # the currency counted: no "de"
+])
+def test_a_number_with_a_scale_is_written_back_in_spanish(source, written):
+    assert [numbers.spanish_scaled(match, source) for match in numbers.SCALED.finditer(source)] == [written]
+
+
+@pytest.mark.parametrize("source, model, given, answer, expected", [
+    ("Tom has 50 million cats.", "Tom tiene 45 mil millones de gatos.", "Tom has 45 cats.", "Tom tiene 45 gatos.",
+     "Tom tiene 50 millones de gatos."),  # the model wrote its stand-in, "45", a thousand times too large
+    ("Tom has three hundred cats.", "Tom tiene tres gatos.", "Tom has 45 cats.", "Tom tiene 45 gatos.",
+     "Tom tiene 300 gatos."),
+    ("Three hundred cats are here.", "Tres gatos están aquí.", "45 cats are here.", "45 gatos están aquí.",
+     "300 gatos están aquí."),
+    ("Tom has 50 million cats.", "Tom tiene 45 millones de gatos.", None, None, "Tom tiene 50 millones de gatos."),
+])
+def test_a_number_with_a_scale_said_wrong_is_decoded_again_behind_one_stand_in(tiny_translator, monkeypatch, source,
+                                                                              model, given, answer, expected):
+    protected = source.replace("50", "45")  # a number of two digits is behind a stand-in already
+    decoded = speaking(tiny_translator, monkeypatch, {protected: model, given: answer})
+    monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "three": 9, "hundred": 9, "million": 9, "are": 9})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"tres", "millones", "mil", "de", "están", "aquí"})
+    assert tiny_translator.translate(source) == expected
+    assert decoded == [[protected]] + ([[given]] if given else [])
 
 
 SOURCE = "The firewall blocked my connection."

@@ -22,9 +22,11 @@ still gets wrong is found in its translation, judged against the source:
   `garbled_names`), is decoded again with its names passed through
   (`name_spans`).
 - **Wrong numbers**: a translation that changes a number or drops a small
-  number ("3 items" -> "35", "six jobs" -> "un trabajo", `wrong_numbers`) is
-  decoded again with every number behind a stand-in (`number_spans`; numbers
-  of two digits or more are protected already). One that names a month or
+  number ("3 items" -> "35", "six jobs" -> "un trabajo", `wrong_numbers`), or
+  says a number with a scale as another ("50 million" -> "50 mil millones":
+  compared by value, `translator.numbers`), is decoded again with every number
+  behind a stand-in (`number_spans`; numbers of two digits or more are
+  protected already). One that names a month or
   weekday the source does not ("in January" -> "en febrero",
   `changed_days`) is decoded again with the rare words passed through, as
   for a misplaced invented word.
@@ -38,26 +40,12 @@ import collections
 import re
 import unicodedata
 
-from translator import verbatim
+from translator import numbers, verbatim
 from translator.verbatim import MESES, MIN_COUNT, MONTHS, NAME, PARTICLES, Span
 from translator.words import WORD, opens_sentence
 
 # An invented word this far (a share of the sentence's length) from every rare source word garbles another word.
 FAR = 0.2
-# Small numbers, which `verbatim.find` leaves to the model: one digit ("3 items"), or a number in words up to
-# ninety-nine ("six", "twenty-one"; not "one", as often "a" or "the one"), not part of a larger number ("three
-# hundred"). The model writes each as a digit or in Spanish words (`spanish_number`), as the corpus does.
-UNDER_TWENTY = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-                "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
-TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
-SPANISH_UNDER_THIRTY = ("cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once",
-                        "doce", "trece", "catorce", "quince", "dieciséis", "diecisiete", "dieciocho", "diecinueve", "veinte",
-                        "veintiuno", "veintidós", "veintitrés", "veinticuatro", "veinticinco", "veintiséis", "veintisiete",
-                        "veintiocho", "veintinueve")
-SPANISH_TENS = ("veinte", "treinta", "cuarenta", "cincuenta", "sesenta", "setenta", "ochenta", "noventa")
-SMALL_NUMBER = re.compile(rf"(?<![\w.,-])(?:\d|(?i:(?:{'|'.join(TENS)})(?:-(?:{'|'.join(UNDER_TWENTY[1:10])}))?"
-                          rf"|{'|'.join(UNDER_TWENTY[2:])}))(?![\w-]|[.,]\d)"
-                          r"(?!\s+(?i:hundred|thousand|million|billion)\b)")
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 DIAS = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
 SPANISH_DAYS = re.compile(rf"(?<!\w)(?:{'|'.join(MESES + DIAS)})(?!\w)")
@@ -181,45 +169,15 @@ def garbled_names(translation, source, counts):
     return garbled
 
 
-def _value(small):
-    """The number a `SMALL_NUMBER` match stands for: 3 for "3" and for "three", 21 for "twenty-one"."""
-    word = small.group().lower()
-    if word.isdigit():
-        return int(word)
-    tens, _, ones = word.partition("-")
-    if tens in TENS:
-        return 20 + 10 * TENS.index(tens) + (UNDER_TWENTY.index(ones) if ones else 0)
-    return UNDER_TWENTY.index(word)
-
-
-def spanish_number(value):
-    """`value` (0 to 99) in Spanish words, as the corpus writes it.
-
-    >>> spanish_number(6), spanish_number(21), spanish_number(95)
-    ('seis', 'veintiuno', 'noventa y cinco')
-    """
-    if value < 30:
-        return SPANISH_UNDER_THIRTY[value]
-    tens = SPANISH_TENS[value // 10 - 2]
-    return f"{tens} y {SPANISH_UNDER_THIRTY[value % 10]}" if value % 10 else tens
-
-
-# Other ways Spanish says two and three: "both of them", "three times as many" ("el triple de libros").
-SAID_ALSO = {2: "|ambos|ambas|doble", 3: "|triple"}
-
-
-def _said(value):
-    """A regular expression of `value` in Spanish words, any gender ("veintiún", "una"), or as `SAID_ALSO`."""
-    words = re.escape(spanish_number(value))
-    words = words[:-3] + "(?:uno|una|un|ún)" if words.endswith("uno") else words
-    return f"(?:{words}{SAID_ALSO.get(value, '')})"
-
-
 def wrong_numbers(translation, source, keep=()):
-    """The numbers `translation` got wrong, the worst thing a translation can say, as `(changed, dropped)`: its
-    digit runs that neither `source` nor the strings `keep` hold ("3 items" -> "35"), and the small numbers of
-    `source` (`SMALL_NUMBER`) that it neither writes as digits nor says in words ("6 eggs" -> "los huevos",
-    "six different jobs" -> "un trabajo diferente"; larger numbers are spans, which `verbatim.restore` puts back).
+    """The numbers `translation` got wrong, the worst thing a translation can say, as `(changed, dropped)`.
+
+    Changed: its digit runs that neither `source` nor the strings `keep` hold ("3 items" -> "35"), and the numbers
+    with a scale it says in Spanish (`numbers.spanish_numbers`) whose value the source does not hold ("50 million"
+    -> "50 mil millones"). Dropped: the small numbers of `source` (`numbers.SMALL_NUMBER`) that it neither writes as
+    digits nor says in words ("6 eggs" -> "los huevos", "six different jobs" -> "un trabajo diferente"), and the
+    numbers with a scale (`numbers.SCALED`) whose value it neither writes nor says ("five hundred soldiers" ->
+    "cinco soldados"; one said as another number is both changed and dropped). Other numbers are spans, which `verbatim.restore` puts back.
 
     >>> wrong_numbers("Muestra 35 artículos por $27.40.", "It shows 3 items for $27.40.")
     (['35'], ['3'])
@@ -231,15 +189,37 @@ def wrong_numbers(translation, source, keep=()):
     (['90'], ['ninety-five'])
     >>> wrong_numbers("Tiene el triple de libros que ambos.", "She has three times as many books as the two of us.")
     ([], [])
+    >>> wrong_numbers("Tiene 50 mil millones de personas y cinco soldados.", "It has 50 million people and five hundred soldiers.")
+    (['50 mil millones'], ['50 million', 'five hundred'])
     """
-    smalls = list(SMALL_NUMBER.finditer(source))
-    held = set(re.findall(r"\d+", source + " " + " ".join(keep))) | {str(_value(small)) for small in smalls}
+    scaled = list(numbers.SCALED.finditer(source))
+    smalls = [small for small in numbers.SMALL_NUMBER.finditer(source)
+              if not any(match.start() <= small.start() < match.end() for match in scaled)]
+    # A number with a scale may come out in digits: "fifteen hundred" as "1500", "1.500" or "1,500".
+    as_digits = [form for match in scaled for value in numbers.values_of(match.group("number"))[:1] if value == int(value)
+                 for form in (str(int(value)), f"{int(value):,}", numbers.spanish_scaled(match, source))]
+    held = set(re.findall(r"\d+", " ".join([source, *keep, *as_digits])))
+    held |= {str(numbers.word_value(small.group())) for small in smalls}
     written = re.findall(r"\d+", translation)
-    times = collections.Counter(_value(small) for small in smalls)
-    said = {value: written.count(str(value)) + len(re.findall(rf"(?<!\w){_said(value)}(?!\w)", translation, re.IGNORECASE))
+    times = collections.Counter(numbers.word_value(small.group()) for small in smalls)
+    said = {value: written.count(str(value)) + len(re.findall(rf"(?<!\w){numbers.said(value)}(?!\w)", translation, re.IGNORECASE))
             for value in times}
-    dropped = list(dict.fromkeys(small.group() for small in smalls if said[_value(small)] < times[_value(small)]))
-    return [number for number in written if number not in held], dropped
+    dropped = list(dict.fromkeys(small.group() for small in smalls
+                                 if said[numbers.word_value(small.group())] < times[numbers.word_value(small.group())]))
+    in_source = numbers.values_in(" ".join([source, *keep]))
+    in_words = numbers.spanish_numbers(translation)
+    changed = [number for number in written if number not in held]
+    changed += [text for text, values in in_words if in_source.isdisjoint(values)]
+    # Each number of the translation, in digits or in words with a scale, stands for one of the source's.
+    found = [set(numbers.readings(digits)) for digits in re.findall(numbers.DIGITS, translation)]
+    found += [set(values) for _, values in in_words]
+    for match in scaled:
+        hit = next((values for values in found if not values.isdisjoint(numbers.values_of(match.group("number")))), None)
+        if hit is None:
+            dropped.append(match.group())
+        else:
+            found.remove(hit)
+    return changed, dropped
 
 
 def changed_days(translation, source):
@@ -256,21 +236,31 @@ def changed_days(translation, source):
 
 
 def number_spans(source, spans):
-    """`spans` and each small number of `source` outside them (`SMALL_NUMBER`), as a number written back as a
-    digit, or in Spanish words when in words ("seven" -> "siete", capitalised by `verbatim.restore` where it opens
-    the sentence): for a second decoding of a sentence whose translation changed or dropped a number, with every
-    number behind a stand-in.
+    """`spans` and each number of `source` outside them that the model may get wrong, for a second decoding of a
+    sentence whose translation changed or dropped one, with every number behind a stand-in: a number with a scale
+    (`numbers.SCALED`), written back as `numbers.spanish_scaled` says it (in place of the spans inside it, "50" of
+    "50 million"), and a small number (`numbers.SMALL_NUMBER`), written back as a digit, or in Spanish words when
+    in words ("seven" -> "siete"; `verbatim.restore` capitalises either where it opens the sentence).
 
     >>> [s.value for s in number_spans("Buy 3 apples for $20 on day two.", [Span(17, 20, "number", "$20")])]
     ['3', '$20', 'dos']
+    >>> [s.value for s in number_spans("About 50 million people, three hundred dogs.", [Span(6, 8, "number", "50")])]
+    ['50 millones de', '300']
     """
-    numbers = []
-    for small in SMALL_NUMBER.finditer(source):
+    spans = list(spans)
+    for match in numbers.SCALED.finditer(source):
+        inside = [span for span in spans if match.start() <= span.start and span.end <= match.end()]
+        if (any(span.start < match.end() and match.start() < span.end for span in spans if span not in inside)
+                or any(span.value != source[span.start:span.end] for span in inside)):
+            continue  # across a span's edge, or holding a glossary's term
+        spans = [span for span in spans if span not in inside]
+        spans.append(Span(match.start(), match.end(), "number", numbers.spanish_scaled(match, source)))
+    for small in numbers.SMALL_NUMBER.finditer(source):
         if any(span.start <= small.start() < span.end for span in spans):
             continue
-        value = small.group() if small.group().isdigit() else spanish_number(_value(small))
-        numbers.append(Span(small.start(), small.end(), "number", value))
-    return sorted(spans + numbers)
+        value = small.group() if small.group().isdigit() else numbers.spanish_number(numbers.word_value(small.group()))
+        spans.append(Span(small.start(), small.end(), "number", value))
+    return sorted(spans)
 
 
 def _place(match, text):

@@ -1,0 +1,211 @@
+"""Numbers in English and Spanish: found in text, read as values, and said in Spanish.
+
+The checks of `translator.garbling` compare the numbers of a translation with
+its source's. Digits are compared as written; numbers in words and numbers
+with a scale ("three hundred", "1.5 billion", "dos mil", "13.800 millones")
+are compared by value, which is what a reader takes from them: "50 million"
+written "50 mil millones" keeps its digits and is a thousand times too large.
+
+The English "billion" is a thousand million, the Spanish "billón" a million
+million: "1.5 billion" is "1500 millones" (`spanish_scaled`). Digits are read
+both ways (`readings`): "1.500" is 1.5 in English and 1,500 in Spanish, and a
+model that copies "1.5" from an English source still says 1.5.
+
+>>> [(text, [float(value) for value in values]) for text, values in spanish_numbers("Ganó 1.5 mil millones, no trescientos mil.")]
+[('1.5 mil millones', [1500000000.0]), ('trescientos mil', [300000.0])]
+"""
+
+import re
+from decimal import Decimal
+
+from translator.verbatim import CURRENCY
+
+# Small numbers, which `verbatim.find` leaves to the model: one digit ("3 items"), or a number in words up to
+# ninety-nine ("six", "twenty-one"; not "one", as often "a" or "the one"), not part of a number with a scale ("three
+# hundred", `SCALED`). The model writes each as a digit or in Spanish words (`spanish_number`), as the corpus does.
+UNDER_TWENTY = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+                "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
+TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+SPANISH_UNDER_THIRTY = ("cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once",
+                        "doce", "trece", "catorce", "quince", "dieciséis", "diecisiete", "dieciocho", "diecinueve", "veinte",
+                        "veintiuno", "veintidós", "veintitrés", "veinticuatro", "veinticinco", "veintiséis", "veintisiete",
+                        "veintiocho", "veintinueve")
+SPANISH_TENS = ("veinte", "treinta", "cuarenta", "cincuenta", "sesenta", "setenta", "ochenta", "noventa")
+SPANISH_HUNDREDS = ("cien", "doscient", "trescient", "cuatrocient", "quinient", "seiscient", "setecient", "ochocient",
+                    "novecient")
+# Words that multiply what comes before them. The English "billion" is the Spanish "mil millones".
+SCALES = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12,
+          "mil": 10**3, "millón": 10**6, "millones": 10**6, "billón": 10**12, "billones": 10**12}
+EN_SCALE = "hundred|thousand|million|billion|trillion"
+ES_SCALE = "mil|millón|millones|billón|billones"
+DIGITS = r"\d+(?:[.,]\d+)*"
+EN_WORD = rf"(?:{'|'.join(TENS)})(?:-(?:{'|'.join(UNDER_TWENTY[1:10])}))?|{'|'.join(UNDER_TWENTY)}"
+SMALL_NUMBER = re.compile(rf"(?<![\w.,-])(?:\d|(?i:(?:{'|'.join(TENS)})(?:-(?:{'|'.join(UNDER_TWENTY[1:10])}))?"
+                          rf"|{'|'.join(UNDER_TWENTY[2:])}))(?![\w-]|[.,]\d)"
+                          rf"(?!\s+(?i:{EN_SCALE})\b)")
+# A number with a scale word, in digits or words, and a currency before it: "three hundred", "a million", "1.5
+# billion", "$2 million", "two hundred and fifty thousand"; not "half a million" ("medio millón").
+SCALED = re.compile(rf"(?<![\w.,-])(?P<currency>{CURRENCY})?(?P<number>(?:(?<![Hh]alf )(?i:a)|{DIGITS}|(?i:{EN_WORD}))\s+(?i:{EN_SCALE})"
+                    rf"(?:\s+(?:(?i:and)\s+)?(?:{DIGITS}|(?i:{EN_WORD}|{EN_SCALE})))*)(?![\w-])")
+_SPANISH_WORD = (rf"(?:{'|'.join(SPANISH_TENS[1:])})\s+y\s+(?:un[ao]?|{'|'.join(SPANISH_UNDER_THIRTY[2:10])})"
+                 rf"|veinti(?:ún|una)|{'|'.join(sorted(SPANISH_UNDER_THIRTY[2:] + SPANISH_TENS[1:], key=len, reverse=True))}"
+                 rf"|(?<!por )ciento|(?:{'|'.join(SPANISH_HUNDREDS[1:])})(?:os|as)|cien|mil")
+# A run of Spanish numbers: digits and words, "un" before a scale; a scale word opens none ("millones de personas").
+SPANISH_NUMBER = re.compile(rf"(?<![\w.,])(?:{DIGITS}|(?i:un[ao]?(?=\s+(?:{ES_SCALE})(?!\w))|{_SPANISH_WORD}))"
+                            rf"(?:\s+(?:{DIGITS}|(?i:{_SPANISH_WORD}|{ES_SCALE})))*(?![\w])")
+# After these words "2 millones" takes no "de" before them: they are no noun it counts.
+NOT_COUNTED = {"of", "and", "or", "to", "in", "on", "at", "for", "by", "from", "with", "than", "a", "an", "the", "is", "are",
+               "was", "were", "will", "would", "per", "each", "every", "this", "that", "ago", "more", "less", "times"}
+
+
+def word_value(word):
+    """The value of one number word, English or Spanish, any case and gender, or of a digit run, or None.
+
+    >>> word_value("twenty-one"), word_value("Veintiún"), word_value("quinientas"), word_value("3"), word_value("tree")
+    (21, 21, 500, 3, None)
+    """
+    word = word.lower()
+    if word.isdigit():
+        return int(word)
+    if word in ("a", "un", "una", "uno", "ún"):
+        return 1
+    tens, _, ones = word.partition("-")
+    if tens in TENS:
+        return 20 + 10 * TENS.index(tens) + (UNDER_TWENTY.index(ones) if ones else 0)
+    if word in UNDER_TWENTY:
+        return UNDER_TWENTY.index(word)
+    if re.fullmatch(r"veinti(?:ún|una)", word):
+        return 21
+    if word in SPANISH_UNDER_THIRTY:
+        return SPANISH_UNDER_THIRTY.index(word)
+    if word in SPANISH_TENS:
+        return 20 + 10 * SPANISH_TENS.index(word)
+    if word == "ciento":
+        return 100
+    stem = re.sub(r"(?:os|as)$", "", word)
+    return 100 * (SPANISH_HUNDREDS.index(stem) + 1) if stem in SPANISH_HUNDREDS[1:] or word == "cien" else None
+
+
+def readings(digits):
+    """The values `digits` may stand for: English's decimal point and comma between thousands, then Spanish's
+    comma and point; only readings whose groups of thousands have three digits.
+
+    >>> readings("1.500"), readings("2,4"), readings("8,336,817"), readings("12")
+    ((Decimal('1.500'), Decimal('1500')), (Decimal('2.4'),), (Decimal('8336817'),), (Decimal('12'),))
+    """
+    values = []
+    for thousands, point in ((",", "."), (".", ",")):
+        whole, _, fraction = digits.partition(point)
+        groups = whole.split(thousands)
+        if point in fraction or thousands in fraction or any(len(group) != 3 for group in groups[1:]):
+            continue
+        value = Decimal("".join(groups) + ("." + fraction if fraction else ""))
+        if value not in values:
+            values.append(value)
+    return tuple(values)
+
+
+def values_of(text):
+    """The values a run of number words and digits (a `SCALED` or `SPANISH_NUMBER` match) may stand for, one for
+    each way of reading its digits (`readings`), English's first: "a hundred and two" is 102, "dos mil millones"
+    2,000,000,000.
+
+    >>> values_of("two hundred and fifty thousand"), values_of("1.500 millones")
+    ((Decimal('250000'),), (Decimal('1500000.000'), Decimal('1500000000')))
+    """
+    tokens = [token for token in re.findall(rf"{DIGITS}|[^\W\d_]+(?:-[^\W\d_]+)?", text) if token.lower() not in ("and", "y")]
+    values = []
+    for way in (0, 1):
+        total = group = current = Decimal(0)
+        for token in tokens:
+            scale = SCALES.get(token.lower())
+            if scale == 100:
+                current *= scale
+            elif scale == 1000:  # "mil" alone is a thousand; "dos mil millones" is (2 x 1,000) millions
+                group, current = group + (current or 1) * scale, Decimal(0)
+            elif scale:
+                total, group, current = total + (group + current) * scale, Decimal(0), Decimal(0)
+            elif token[0].isdigit():
+                options = readings(token)
+                current += options[min(way, len(options) - 1)]
+            else:
+                current += word_value(token)
+        if total + group + current not in values:
+            values.append(total + group + current)
+    return tuple(values)
+
+
+def is_scaled(text):
+    """Whether a number run says a hundred or more in words ("trescientos", "dos mil", "1.5 billion")."""
+    return any(SCALES.get(word.lower()) or (word_value(word) or 0) >= 100 for word in re.findall(r"[^\W\d_]+", text))
+
+
+def spanish_numbers(translation):
+    """The numbers with a scale that `translation` says in Spanish (`SPANISH_NUMBER` runs that `is_scaled`), each
+    as `(text, values)`."""
+    return [(match.group(), values_of(match.group())) for match in SPANISH_NUMBER.finditer(translation)
+            if is_scaled(match.group())]
+
+
+def values_in(text):
+    """Every value `text` writes in digits (each of their `readings`), in English words with a scale, or says in
+    Spanish words with a scale."""
+    values = {value for digits in re.findall(DIGITS, text) for value in readings(digits)}
+    values |= {value for match in SCALED.finditer(text) for value in values_of(match.group("number"))}
+    return values | {value for _, found in spanish_numbers(text) for value in found}
+
+
+def spanish_digits(value):
+    """`value` in digits as Spanish writes them: a point between thousands from five digits on, a decimal comma.
+
+    >>> spanish_digits(Decimal(1500)), spanish_digits(Decimal(20000)), spanish_digits(Decimal("2.40"))
+    ('1500', '20.000', '2,4')
+    """
+    whole, _, fraction = format(value.normalize(), "f").partition(".")
+    if len(whole) > 4:
+        whole = f"{int(whole):,}".replace(",", ".")
+    return whole + ("," + fraction if fraction else "")
+
+
+def spanish_scaled(match, source):
+    """A `SCALED` match of `source` in Spanish: in digits up to a million ("three hundred" -> "300", "twenty
+    thousand" -> "20.000"; digits have no gender, "trescientas" has), else counted in millions or Spanish
+    billions, with "de" before the noun they count ("7 billion people" -> "7000 millones de personas").
+
+    >>> source = "They spent $2 million; 7 billion people; a million; twenty thousand pesos."
+    >>> [spanish_scaled(match, source) for match in SCALED.finditer(source)]
+    ['$2 millones', '7000 millones de', 'un millón', '20.000']
+    """
+    value = values_of(match.group("number"))[0]
+    currency = match.group("currency") or ""
+    if value < 10**6:
+        return currency + spanish_digits(value)
+    scale, one, many = (10**12, "billón", "billones") if value >= 10**12 else (10**6, "millón", "millones")
+    count = value / scale
+    said = {1: f"un {one}", 1000: "mil millones"}.get(count, f"{spanish_digits(count)} {many}")
+    after = re.match(r"\s+([^\W\d_]+)", source[match.end():])
+    counts_noun = after is not None and after.group(1).lower() not in NOT_COUNTED
+    return currency + said + (" de" if counts_noun and not currency else "")
+
+
+def spanish_number(value):
+    """`value` (0 to 99) in Spanish words, as the corpus writes it.
+
+    >>> spanish_number(6), spanish_number(21), spanish_number(95)
+    ('seis', 'veintiuno', 'noventa y cinco')
+    """
+    if value < 30:
+        return SPANISH_UNDER_THIRTY[value]
+    tens = SPANISH_TENS[value // 10 - 2]
+    return f"{tens} y {SPANISH_UNDER_THIRTY[value % 10]}" if value % 10 else tens
+
+
+# Other ways Spanish says two and three: "both of them", "three times as many" ("el triple de libros").
+SAID_ALSO = {2: "|ambos|ambas|doble", 3: "|triple"}
+
+
+def said(value):
+    """A regular expression of `value` (0 to 99) in Spanish words, any gender ("veintiún", "una"), or as `SAID_ALSO`."""
+    words = re.escape(spanish_number(value))
+    words = words[:-3] + "(?:uno|una|un|ún)" if words.endswith("uno") else words
+    return f"(?:{words}{SAID_ALSO.get(value, '')})"
