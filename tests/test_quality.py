@@ -103,13 +103,14 @@ def test_copy_rate_and_invented_words_on_hand_made_examples():
     translations = ["Mi amiga Angela vive en Teherán.", "Tengo 37 libros.", "Se llama Kaoruko."]
     expected = [["Angela"], ["37"], ["Kaoru"]]
     assert quality.copy_rate(translations, expected) == pytest.approx(2 / 3)
-    known = quality.known_words(["Mi amiga vive en la ciudad.", "Tengo libros.", "Se llama Tom."])
+    known = quality.known_words(["Mi amiga vivía en la ciudad.", "Tengo libros.", "Se llama Tom."])
     invented, total = quality.invented_words(
-        ["Mi amiga Angela vive en Teherán.", "Tengo 37 mordinarios."],
-        ["My friend Angela lives in Tehran.", "I have 37 books."], known,
+        ["Mi amiga Angela vive en Teherán.", "Tengo 37 mordinarios.", "Vivimos en ciudades."],
+        ["My friend Angela lives in Tehran.", "I have 37 books.", "We live in cities."], known,
     )
-    # "Angela" and "37" are copied from the source; "Teherán" and "mordinarios" are not Spanish seen in training.
-    assert invented == ["teherán", "mordinarios"] and total == 9
+    # "Angela" and "37" are copied from the source; "Teherán" and "mordinarios" are not Spanish seen in training;
+    # "vivimos" (of "vivía") and "ciudades" (of "ciudad") are regular forms of words it shows.
+    assert invented == ["teherán", "mordinarios"] and total == 12
 
 
 @pytest.mark.parametrize("development, heldout, at_least", [

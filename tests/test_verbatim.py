@@ -7,6 +7,7 @@ import pytest
 
 from translator import cli, garbling, numbers, verbatim
 from translator.defaults import DEFAULT_MODEL
+from translator.spanish import is_form
 from translator.translate import Translator
 from translator.verbatim import Span
 
@@ -539,6 +540,38 @@ def test_a_number_with_a_scale_said_wrong_is_decoded_again_behind_one_stand_in(t
     monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"tres", "millones", "mil", "de", "están", "aquí"})
     assert tiny_translator.translate(source) == expected
     assert decoded == [[protected]] + ([[given]] if given else [])
+
+
+SPANISH = {"bailar", "calentó", "barato", "muestra", "convencer", "mostrar", "perro", "macho", "ruina", "capaz", "dé",
+           "cuchara", "chances"}
+
+
+@pytest.mark.parametrize("word, spanish", [
+    ("bailaste", True), ("quemará", False),  # a conjugation of a verb the lexicon shows ("quemar" it does not)
+    ("calentaron", True),  # the lexicon shows another form of the verb, "calentó"
+    ("convencerte", True), ("mostrándolo", True), ("muéstrame", True),  # pronouns after an infinitive, gerund, imperative
+    ("muestrame", False),  # an imperative takes its accent with pronouns after it
+    ("baratas", True), ("perra", True),  # plural, feminine
+    ("capazs", False), ("capaces", True),  # a plural "s" follows a vowel, "es" a consonant ("z" -> "ces")
+    ("chanceses", False),  # no "es" after an "s"
+    ("mache", False), ("ruinando", False), ("cuche", False),  # nouns make no verbs: "macho", "ruina", "cuchara"
+    ("daron", False),  # a stem of three letters at least: "dé" makes no "daron" ("dieron")
+    ("fregañado", False), ("colepsar", False),  # spelled from pieces
+])
+def test_a_regular_form_of_a_word_the_corpus_shows_is_spanish(word, spanish):
+    assert is_form(word, SPANISH) is spanish
+
+
+def test_a_regular_spanish_form_is_no_invented_word_and_keeps_its_place():
+    source = "She danced until the venue closed."
+    translation = "Ella bailaste hasta que el venuo cerró."
+    lexicon = SPANISH | {"ella", "hasta", "que", "el", "cerró"}
+    assert [m.group() for m in garbling.invented(translation, source, lexicon)] == ["venuo"]
+    # Capitalised, a form may be a name garbled: "Bill Clinton" -> "Clinton Billaría".
+    assert [m.group() for m in garbling.invented("Dijo que Clinton Bailaría.", "He said Bill Clinton would dance.",
+                                                 lexicon | {"dijo"})] == ["Bailaría"]
+    assert garbling.repair_invented(translation, source, lexicon, {"she": 9, "danced": 2, "until": 9, "the": 9,
+                                                                   "closed": 9}) == "Ella bailaste hasta que el venue cerró."
 
 
 SOURCE = "The firewall blocked my connection."

@@ -5,7 +5,8 @@ still gets wrong is found in its translation, judged against the source:
 
 - **Invented words**: a word the model spells from subword pieces for an
   English word it barely knows ("He gloated." -> "Él se glotó.": found neither
-  in the Spanish of the training corpus nor in the source, `invented`) is
+  in the Spanish of the training corpus, nor as a regular form of a word there
+  ("bailaste", `translator.spanish`), nor in the source, `invented`) is
   replaced by that English word (`repair_invented`: the source's rare word
   nearest in relative position), which is what a reader can still make sense
   of. An invented word far from every rare source word (`misplaced`) garbles
@@ -40,7 +41,7 @@ import collections
 import re
 import unicodedata
 
-from translator import numbers, verbatim
+from translator import numbers, spanish, verbatim
 from translator.verbatim import MESES, MIN_COUNT, MONTHS, NAME, PARTICLES, Span
 from translator.words import WORD, opens_sentence
 
@@ -55,23 +56,30 @@ def rare_words(source, lexicon, counts):
     """The words of `source` (`re.Match`es) that the corpus `counts` show fewer than `MIN_COUNT` times, in any case,
     and that are no Spanish word of `lexicon` nor a number: the words the model may garble.
 
-    >>> [m.group() for m in rare_words("The firewall blocked the net.", {"net"}, {"The": 9, "the": 9, "blocked": 9})]
-    ['firewall']
+    >>> counts = {"The": 9, "the": 9, "blocked": 9, "chapter": 3, "Chapter": 1}
+    >>> [m.group() for m in rare_words("The firewall blocked the net, chapter 2.", {"net"}, counts)]
+    ['firewall', 'chapter']
     """
-    return [match for match in WORD.finditer(source) if counts.get(match.group(), 0) + counts.get(match.group().lower(), 0)
-            < MIN_COUNT and not match.group().isdigit() and match.group().lower() not in lexicon]
+    return [match for match in WORD.finditer(source)
+            if sum(counts.get(form, 0) for form in {match.group(), match.group().lower()}) < MIN_COUNT
+            and not match.group().isdigit() and match.group().lower() not in lexicon]
 
 
 def invented(translation, source, lexicon, keep=()):
-    """The words of `translation` (`re.Match`es) found neither in `lexicon`, nor in `source`, nor in the strings
-    `keep` (a glossary's Spanish), lower-cased, nor numbers: words the model spelled from pieces.
+    """The words of `translation` (`re.Match`es) found neither in `lexicon` (nor, in lower case, a regular form of
+    a word there, `spanish.is_form`: a capitalised one may be a name garbled, "Clinton Billaría"), nor in
+    `source`, nor in the strings `keep` (a glossary's Spanish), lower-cased, nor numbers: words the model spelled
+    from pieces.
 
     >>> [m.group() for m in invented("El fuegal bloqueó la red 5.", "The firewall blocked the net.", {"el", "la", "red"})]
     ['fuegal', 'bloqueó']
+    >>> [m.group() for m in invented("El fuegal bloqueó la red.", "The firewall blocked the net.", {"el", "la", "red", "bloquear"})]
+    ['fuegal']
     """
     copied = {word.lower() for word in WORD.findall(source) + WORD.findall(" ".join(keep))}
     return [match for match in WORD.finditer(translation) if not match.group().isdigit()
-            and match.group().lower() not in lexicon and match.group().lower() not in copied]
+            and match.group().lower() not in lexicon and match.group().lower() not in copied
+            and not (match.group()[0].islower() and spanish.is_form(match.group(), lexicon))]
 
 
 def rare_word_spans(source, lexicon, counts, spans):

@@ -15,8 +15,9 @@
   sentences with the office and computer words of `glossary_terms.tsv`, words
   the training corpus shows rarely or never.
 - **Invented-word rate**: the share of the words a model writes that occur
-  nowhere in the Spanish side of the training corpus and are not copied from
-  the English sentence ("mordinario", "salión": pieces glued into non-words);
+  nowhere in the Spanish side of the training corpus, are no regular form of a
+  word there (`translator.spanish`: "bailaste" for "bailar") and are not copied
+  from the English sentence ("mordinario", "salión": pieces glued into non-words);
   and on the *rare-words set* (`rare_word_pairs`: test pairs whose English
   holds a word the training English shows fewer than 3 times) the share of
   sentences with an invented word (`invented_share`).
@@ -27,6 +28,7 @@ import re
 from importlib import resources
 
 from translator.glossary import Glossary
+from translator.spanish import is_form
 from translator.words import WORD
 
 
@@ -70,7 +72,8 @@ def known_words(spanish_sentences):
 
 
 def invented_words(translations, sources, known):
-    """The words of `translations` that are neither in `known` nor in their English source, and the total count.
+    """The words of `translations` that are neither in `known` (nor a regular form of a word there,
+    `translator.spanish.is_form`: "bailaste" for "bailar") nor in their English source, and the total count.
 
     Example:
 
@@ -81,7 +84,7 @@ def invented_words(translations, sources, known):
     for translation, source in zip(translations, sources, strict=True):
         output = words(translation)
         copied = set(words(source))
-        invented += [w for w in output if w not in known and w not in copied]
+        invented += [w for w in output if w not in known and w not in copied and not is_form(w, known)]
         total += len(output)
     return invented, total
 

@@ -8,8 +8,9 @@ things the score does not see choose among them here:
   that occur nowhere in the Spanish of the training corpus and are not
   copied from the English (a name, a number) than the fewest are dropped.
   This is the invented-word rate of `translator.quality` applied to each
-  sentence: a real Spanish form the corpus never shows counts as invented
-  too, which is the price of the check.
+  sentence: a regular form of a corpus word ("bailaste") is Spanish, but an
+  irregular one the corpus never shows counts as invented, which is the price
+  of the check.
 - **Consensus** (minimum Bayes risk decoding). Of those left, the one with
   the highest chrF against all the hypotheses, each weighted by the model's
   probability of it (the softmax of the beam scores): the translation that

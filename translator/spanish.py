@@ -1,0 +1,86 @@
+"""Spanish words the corpus does not show but its words make: regular verb forms, plurals, the feminine.
+
+The training corpus' Spanish (`rerank.load_lexicon`, the lexicon) holds about
+25,000 words, far from every form of them: a model that writes "bailaste",
+"quemará", "ensamblarlo" or "fascinados" writes Spanish the corpus never
+showed. `translator.garbling` takes a word outside the lexicon for one the
+model spelled from pieces ("fregañado", "colepsar") and puts an English word in
+its place; `is_form` spares the words that are a regular form of a lexicon
+word: a verb's conjugation (of a verb the lexicon shows in any form), an infinitive or gerund with
+pronouns after it ("convencerte", "mostrándolo"), an imperative with its accent
+and pronouns ("muéstrame"), a plural ("baratos", "ciudades"), a feminine.
+Irregular stems ("duermo") are not derived; a form the rules make from a
+lexicon word is taken for Spanish even where Spanish does not use it
+("demostra"), which leaves it as the model wrote it.
+
+>>> lexicon = {"bailar", "calentó", "barato", "muestra", "convencer", "perro"}
+>>> [is_form(word, lexicon) for word in ("bailaste", "calentaron", "baratas", "muéstrame", "convencerte", "perra",
+...                                      "colepsar")]
+[True, True, True, True, True, True, False]
+"""
+
+import unicodedata
+
+AR = ("o as a amos áis an é aste ó asteis aron aba abas ábamos abais aban aré arás ará aremos aréis arán aría arías "
+      "aríamos aríais arían e es emos éis en ara aras áramos arais aran ase ases ásemos aseis asen ando ado ada ados adas "
+      "ad ar").split()
+ER = ("o es e emos éis en í iste ió isteis ieron ía ías íamos íais ían eré erás erá eremos eréis erán ería erías "
+      "eríamos eríais erían a as amos áis an iera ieras iéramos ierais ieran iese ieses iésemos ieseis iesen iendo ido "
+      "ida idos idas ed er").split()
+IR = ("o es e imos ís en í iste ió isteis ieron ía ías íamos íais ían iré irás irá iremos iréis irán iría irías "
+      "iríamos iríais irían a as amos áis an iera ieras iéramos ierais ieran iese ieses iésemos ieseis iesen iendo ido "
+      "ida idos idas id ir").split()
+# Endings only verbs have (the infinitive, the preterite, the imperfect, the future, the gerund): a lexicon word
+# with one shows a verb. Others are endings of nouns too ("macho", "cuchara", "clase", "cansado").
+VERBAL = {"ar", "er", "ir", "ó", "é", "í", "aste", "iste", "aron", "ieron", "ió", "aba", "abas", "aban", "ábamos", "ía",
+          "ías", "ían", "íamos", "ando", "iendo", "aré", "arás", "ará", "aremos", "arán", "aría", "arías", "arían", "eré",
+          "erás", "erá", "eremos", "erán", "ería", "erías", "erían", "iré", "irás", "irá", "iremos", "irán", "iría", "irías",
+          "irían"}
+# Pronouns written after an infinitive, a gerund or an imperative, one or two: "dámelo", "convencerte".
+PRONOUNS = ("me", "te", "se", "nos", "os", "lo", "la", "le", "los", "las", "les")
+CLITICS = sorted({a + b for a in ("", "me", "te", "se", "nos") for b in ("", "lo", "la", "le", "los", "las", "les")} | set(PRONOUNS),
+                 key=len, reverse=True)[:-1]  # the empty string last, left out
+ACUTE = "\u0301"
+
+
+def _unaccented(word):
+    """`word` without acute accents ("muéstra" -> "muestra"); "ñ" stays."""
+    return unicodedata.normalize("NFC", "".join(c for c in unicodedata.normalize("NFD", word) if c != ACUTE))
+
+
+def _bases(word):
+    """`word`, and `word` without the pronouns after it where what is left can take them: an infinitive, or a
+    gerund or imperative, which take an accent then ("mostrándolo", "muéstrame" -> "muestra")."""
+    bases = [word]
+    for clitic in CLITICS:
+        rest = word[:-len(clitic)]
+        if word.endswith(clitic) and len(rest) > 2 and (rest.endswith(("ar", "er", "ir"))
+                                                         or ACUTE in unicodedata.normalize("NFD", rest)):
+            bases.append(_unaccented(rest))
+    return bases
+
+
+def _nominal(word):
+    """`word`, its singular ("baratos" -> "barato", "ciudades" -> "ciudad", "luces" -> "luz"), and their masculine
+    ("barata" -> "barato")."""
+    forms = [word]
+    if len(word) > 3 and word.endswith("s") and word[-2] in "aeiouáéíóú":
+        forms.append(word[:-1])
+    if len(word) > 4 and word.endswith("es") and word[-3] not in "aeiouáéíóús":  # no "es" after an "s": "chanceses"
+        forms.append(word[:-3] + "z" if word.endswith("ces") else word[:-2])
+    return forms + [form[:-1] + "o" for form in forms if form.endswith("a")]
+
+
+def is_form(word, lexicon):
+    """Whether `word` (any case) is in `lexicon` (lower-case words) or a regular form of a word there (see above)."""
+    word = word.lower()
+    for base in _bases(word):
+        if any(form in lexicon for form in _nominal(base)):
+            return True
+        for endings in (AR, ER, IR):
+            # Another form of the same verb in the lexicon: its stem with an ending only a verb has ("calentó" for
+            # "calentaron"; "macho" makes no "mache", "cuchara" no "cuche").
+            stems = {base[:-len(ending)] for ending in endings if base.endswith(ending) and len(base) - len(ending) >= 3}
+            if any(stem + ending in lexicon for stem in stems for ending in endings if ending in VERBAL):
+                return True
+    return False
