@@ -531,13 +531,18 @@ def test_a_number_with_a_scale_is_written_back_in_spanish(source, written):
     ("Three hundred cats are here.", "Tres gatos están aquí.", "45 cats are here.", "45 gatos están aquí.",
      "300 gatos están aquí."),
     ("Tom has 50 million cats.", "Tom tiene 45 millones de gatos.", None, None, "Tom tiene 50 millones de gatos."),
+    ("Tom is on the 2nd floor.", "Tom está en el piso.", "Tom is on the 45 floor.", "Tom está en el 45 piso.",
+     "Tom está en el 2.º piso."),  # an ordinal dropped: decoded again behind a stand-in, written as Spanish abbreviates it
+    ("Tom is on the 2nd floor.", "Tom está en la segunda planta.", None, None, "Tom está en la segunda planta."),
 ])
-def test_a_number_with_a_scale_said_wrong_is_decoded_again_behind_one_stand_in(tiny_translator, monkeypatch, source,
+def test_a_number_with_a_scale_or_an_ordinal_said_wrong_is_decoded_again_behind_one_stand_in(tiny_translator, monkeypatch, source,
                                                                               model, given, answer, expected):
     protected = source.replace("50", "45")  # a number of two digits is behind a stand-in already
     decoded = speaking(tiny_translator, monkeypatch, {protected: model, given: answer})
-    monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "three": 9, "hundred": 9, "million": 9, "are": 9})
-    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"tres", "millones", "mil", "de", "están", "aquí"})
+    monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "three": 9, "hundred": 9, "million": 9, "are": 9,
+                                                         "on": 9, "floor": 9})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"tres", "millones", "mil", "de", "están", "aquí", "en",
+                                                               "piso", "planta", "segunda"})
     assert tiny_translator.translate(source) == expected
     assert decoded == [[protected]] + ([[given]] if given else [])
 
@@ -567,9 +572,11 @@ def test_a_regular_spanish_form_is_no_invented_word_and_keeps_its_place():
     translation = "Ella bailaste hasta que el venuo cerró."
     lexicon = SPANISH | {"ella", "hasta", "que", "el", "cerró"}
     assert [m.group() for m in garbling.invented(translation, source, lexicon)] == ["venuo"]
-    # Capitalised, a form may be a name garbled: "Bill Clinton" -> "Clinton Billaría".
+    # Capitalised inside the sentence, a form may be a name garbled: "Bill Clinton" -> "Clinton Billaría"; opening
+    # it, it is a form ("Bailaste toda la noche.").
     assert [m.group() for m in garbling.invented("Dijo que Clinton Bailaría.", "He said Bill Clinton would dance.",
                                                  lexicon | {"dijo"})] == ["Bailaría"]
+    assert garbling.invented("¡Bailaste!", "You danced!", lexicon) == []
     assert garbling.repair_invented(translation, source, lexicon, {"she": 9, "danced": 2, "until": 9, "the": 9,
                                                                    "closed": 9}) == "Ella bailaste hasta que el venue cerró."
 

@@ -66,10 +66,9 @@ def rare_words(source, lexicon, counts):
 
 
 def invented(translation, source, lexicon, keep=()):
-    """The words of `translation` (`re.Match`es) found neither in `lexicon` (nor, in lower case, a regular form of
-    a word there, `spanish.is_form`: a capitalised one may be a name garbled, "Clinton Billaría"), nor in
-    `source`, nor in the strings `keep` (a glossary's Spanish), lower-cased, nor numbers: words the model spelled
-    from pieces.
+    """The words of `translation` (`re.Match`es) found neither in `lexicon` (nor a regular form of a word there,
+    `spanish.is_form`, unless capitalised inside the sentence: a name garbled, "Clinton Billaría"), nor in `source`,
+    nor in the strings `keep` (a glossary's Spanish), lower-cased, nor numbers: words the model spelled from pieces.
 
     >>> [m.group() for m in invented("El fuegal bloqueó la red 5.", "The firewall blocked the net.", {"el", "la", "red"})]
     ['fuegal', 'bloqueó']
@@ -79,7 +78,8 @@ def invented(translation, source, lexicon, keep=()):
     copied = {word.lower() for word in WORD.findall(source) + WORD.findall(" ".join(keep))}
     return [match for match in WORD.finditer(translation) if not match.group().isdigit()
             and match.group().lower() not in lexicon and match.group().lower() not in copied
-            and not (match.group()[0].islower() and spanish.is_form(match.group(), lexicon))]
+            and not (spanish.is_form(match.group(), lexicon)
+                     and (not match.group()[0].isupper() or opens_sentence(translation, match.start())))]
 
 
 def rare_word_spans(source, lexicon, counts, spans):
@@ -185,7 +185,9 @@ def wrong_numbers(translation, source, keep=()):
     -> "50 mil millones"). Dropped: the small numbers of `source` (`numbers.SMALL_NUMBER`) that it neither writes as
     digits nor says in words ("6 eggs" -> "los huevos", "six different jobs" -> "un trabajo diferente"), and the
     numbers with a scale (`numbers.SCALED`) whose value it neither writes nor says ("five hundred soldiers" ->
-    "cinco soldados"; one said as another number is both changed and dropped). Other numbers are spans, which `verbatim.restore` puts back.
+    "cinco soldados"; one said as another number is both changed and dropped), and so is an ordinal in digits it
+    neither copies, writes nor says ("the 2nd floor" -> "el piso", "2ndiente"). Other numbers are spans, which
+    `verbatim.restore` puts back.
 
     >>> wrong_numbers("Muestra 35 artículos por $27.40.", "It shows 3 items for $27.40.")
     (['35'], ['3'])
@@ -199,6 +201,11 @@ def wrong_numbers(translation, source, keep=()):
     ([], [])
     >>> wrong_numbers("Tiene 50 mil millones de personas y cinco soldados.", "It has 50 million people and five hundred soldiers.")
     (['50 mil millones'], ['50 million', 'five hundred'])
+    >>> wrong_numbers("Vive en la segunda planta.", "She lives on the 2nd floor.")
+    ([], [])
+    >>> [wrong_numbers(out, "She lives on the 2nd floor.")[1] for out in ("Vive en el piso.", "Vive en el 2ndo piso.",
+    ...                                                                   "Vive en el piso 2nd.")]
+    [['2nd'], ['2nd'], []]
     """
     scaled = list(numbers.SCALED.finditer(source))
     smalls = [small for small in numbers.SMALL_NUMBER.finditer(source)
@@ -214,6 +221,8 @@ def wrong_numbers(translation, source, keep=()):
             for value in times}
     dropped = list(dict.fromkeys(small.group() for small in smalls
                                  if said[numbers.word_value(small.group())] < times[numbers.word_value(small.group())]))
+    dropped += [ordinal.group() for ordinal in numbers.ORDINAL.finditer(source)
+                if not re.search(rf"{numbers.said_ordinal(int(ordinal.group(1)))}|(?<!\w){ordinal.group()}(?!\w)", translation)]
     in_source = numbers.values_in(" ".join([source, *keep]))
     in_words = numbers.spanish_numbers(translation)
     changed = [number for number in written if number not in held]
@@ -247,13 +256,16 @@ def number_spans(source, spans):
     """`spans` and each number of `source` outside them that the model may get wrong, for a second decoding of a
     sentence whose translation changed or dropped one, with every number behind a stand-in: a number with a scale
     (`numbers.SCALED`), written back as `numbers.spanish_scaled` says it (in place of the spans inside it, "50" of
-    "50 million"), and a small number (`numbers.SMALL_NUMBER`), written back as a digit, or in Spanish words when
-    in words ("seven" -> "siete"; `verbatim.restore` capitalises either where it opens the sentence).
+    "50 million"), a small number (`numbers.SMALL_NUMBER`), written back as a digit, or in Spanish words when
+    in words ("seven" -> "siete"; `verbatim.restore` capitalises either where it opens the sentence), and an ordinal
+    in digits (`numbers.ORDINAL`), written as Spanish abbreviates it ("2nd" -> "2.º").
 
     >>> [s.value for s in number_spans("Buy 3 apples for $20 on day two.", [Span(17, 20, "number", "$20")])]
     ['3', '$20', 'dos']
     >>> [s.value for s in number_spans("About 50 million people, three hundred dogs.", [Span(6, 8, "number", "50")])]
     ['50 millones de', '300']
+    >>> [s.value for s in number_spans("She lives on the 2nd floor.", [])]
+    ['2.º']
     """
     spans = list(spans)
     for match in numbers.SCALED.finditer(source):
@@ -268,6 +280,9 @@ def number_spans(source, spans):
             continue
         value = small.group() if small.group().isdigit() else numbers.spanish_number(numbers.word_value(small.group()))
         spans.append(Span(small.start(), small.end(), "number", value))
+    for ordinal in numbers.ORDINAL.finditer(source):
+        if not any(span.start < ordinal.end() and ordinal.start() < span.end for span in spans):
+            spans.append(Span(ordinal.start(), ordinal.end(), "number", ordinal.group(1) + ".º"))
     return sorted(spans)
 
 

@@ -53,6 +53,10 @@ _SPANISH_WORD = (rf"(?:{'|'.join(SPANISH_TENS[1:])})\s+y\s+(?:un[ao]?|{'|'.join(
 # A run of Spanish numbers: digits and words, "un" before a scale; a scale word opens none ("millones de personas").
 SPANISH_NUMBER = re.compile(rf"(?<![\w.,])(?:{DIGITS}|(?i:un[ao]?(?=\s+(?:{ES_SCALE})(?!\w))|{_SPANISH_WORD}))"
                             rf"(?:\s+(?:{DIGITS}|(?i:{_SPANISH_WORD}|{ES_SCALE})))*(?![\w])")
+# An ordinal in digits ("2nd floor", "21st century"), which the model may drop ("Ella vive en el piso."); Spanish
+# says one up to ten in words of either gender ("segunda", "tercer"), any other in digits.
+ORDINAL = re.compile(r"(?<![\w.,-])(\d+)(?:st|nd|rd|th)(?!\w)")
+SPANISH_ORDINALS = ("primer", "segund", "tercer", "cuart", "quint", "sext", "séptim", "octav", "noven", "décim")
 # After these words "2 millones" takes no "de" before them: they are no noun it counts.
 NOT_COUNTED = {"of", "and", "or", "to", "in", "on", "at", "for", "by", "from", "with", "than", "a", "an", "the", "is", "are",
                "was", "were", "will", "would", "per", "each", "every", "this", "that", "ago", "more", "less", "times"}
@@ -202,6 +206,17 @@ def spanish_number(value):
 
 # Other ways Spanish says two and three: "both of them", "three times as many" ("el triple de libros").
 SAID_ALSO = {2: "|ambos|ambas|doble", 3: "|triple"}
+
+
+def said_ordinal(value):
+    """A regular expression of the ordinal `value` in Spanish: its digits ("2", "2.º", "2ª"; not the English "2nd"),
+    or up to ten in words.
+
+    >>> [bool(re.search(said_ordinal(2), text)) for text in ("la segunda planta", "el piso 2.º", "el piso 12", "el 2nd")]
+    [True, True, False, False]
+    """
+    words = rf"|(?i:{SPANISH_ORDINALS[value - 1]}(?:[oa]s?)?(?!\w))" if 1 <= value <= 10 else ""
+    return rf"(?<![\w.,])(?:{value}(?:\.?[ºª])?(?!\w|[.,]\d){words})"
 
 
 def said(value):

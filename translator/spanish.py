@@ -72,8 +72,11 @@ def _nominal(word):
 
 
 def is_form(word, lexicon):
-    """Whether `word` (any case) is in `lexicon` (lower-case words) or a regular form of a word there (see above)."""
+    """Whether `word` (any case) is in `lexicon` (lower-case words) or a regular form of a word there (see above),
+    or an ordinal sign ("º" of "2.º"), which is a letter to Unicode."""
     word = word.lower()
+    if word in ("º", "ª"):
+        return True
     for base in _bases(word):
         if any(form in lexicon for form in _nominal(base)):
             return True
