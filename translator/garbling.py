@@ -223,10 +223,11 @@ def wrong_numbers(translation, source, keep=()):
                                  if said[numbers.word_value(small.group())] < times[numbers.word_value(small.group())]))
     dropped += [ordinal.group() for ordinal in numbers.ORDINAL.finditer(source)
                 if not re.search(rf"{numbers.said_ordinal(int(ordinal.group(1)))}|(?<!\w){ordinal.group()}(?!\w)", translation)]
-    in_source = numbers.values_in(" ".join([source, *keep]))
     in_words = numbers.spanish_numbers(translation)
     changed = [number for number in written if number not in held]
-    changed += [text for text, values in in_words if in_source.isdisjoint(values)]
+    if in_words:  # most translations say no number with a scale: the source's values are not needed
+        in_source = numbers.values_in(" ".join([source, *keep]))
+        changed += [text for text, values in in_words if in_source.isdisjoint(values)]
     # Each number of the translation, in digits or in words with a scale, stands for one of the source's.
     found = [set(numbers.readings(digits)) for digits in re.findall(numbers.DIGITS, translation)]
     found += [set(values) for _, values in in_words]
