@@ -116,13 +116,19 @@ def name_spans(source, counts, spans):
         if not words:
             continue
         start, end = match.start() + words[0].start(), match.start() + words[-1].end()
-        inside = [span for span in spans if start <= span.start and span.end <= end]
-        if (any(span.start < end and start < span.end for span in spans if span not in inside)
-                or [(span.start, span.end) for span in inside] == [(start, end)]
-                or any(span.value != source[span.start:span.end] for span in inside)):
-            continue  # a span's edge inside the run, the run already one span, or a glossary's term in it
-        spans = [span for span in spans if span not in inside] + [Span(start, end, "name", source[start:end])]
+        spans = _in_place_of(source, spans, Span(start, end, "name", source[start:end]))
     return verbatim.joined(source, sorted(spans))
+
+
+def _in_place_of(source, spans, span):
+    """`spans` with `span` in place of those inside it; `spans` as they are when one crosses its edge, holds a
+    glossary's term (a value that is not its text), or already is that piece of `source`."""
+    inside = [other for other in spans if span.start <= other.start and other.end <= span.end]
+    if (any(other.start < span.end and span.start < other.end for other in spans if other not in inside)
+            or [(other.start, other.end) for other in inside] == [(span.start, span.end)]
+            or any(other.value != source[other.start:other.end] for other in inside)):
+        return spans
+    return [other for other in spans if other not in inside] + [span]
 
 
 def _run_words(source, match, counts):
@@ -208,11 +214,12 @@ def wrong_numbers(translation, source, keep=()):
     [['2nd'], ['2nd'], []]
     """
     scaled = list(numbers.SCALED.finditer(source))
+    scaled_values = [numbers.values_of(match.group("number")) for match in scaled]
     smalls = [small for small in numbers.SMALL_NUMBER.finditer(source)
               if not any(match.start() <= small.start() < match.end() for match in scaled)]
     # A number with a scale may come out in digits: "fifteen hundred" as "1500", "1.500" or "1,500".
-    as_digits = [form for match in scaled for value in numbers.values_of(match.group("number"))[:1] if value == int(value)
-                 for form in (str(int(value)), f"{int(value):,}", numbers.spanish_scaled(match, source))]
+    as_digits = [form for match, values in zip(scaled, scaled_values) if values[0] == int(values[0])
+                 for form in (str(int(values[0])), f"{int(values[0]):,}", numbers.spanish_scaled(match, source))]
     held = set(re.findall(r"\d+", " ".join([source, *keep, *as_digits])))
     held |= {str(numbers.word_value(small.group())) for small in smalls}
     written = re.findall(r"\d+", translation)
@@ -231,8 +238,8 @@ def wrong_numbers(translation, source, keep=()):
     # Each number of the translation, in digits or in words with a scale, stands for one of the source's.
     found = [set(numbers.readings(digits)) for digits in re.findall(numbers.DIGITS, translation)]
     found += [set(values) for _, values in in_words]
-    for match in scaled:
-        hit = next((values for values in found if not values.isdisjoint(numbers.values_of(match.group("number")))), None)
+    for match, values in zip(scaled, scaled_values):
+        hit = next((said for said in found if not said.isdisjoint(values)), None)
         if hit is None:
             dropped.append(match.group())
         else:
@@ -270,12 +277,7 @@ def number_spans(source, spans):
     """
     spans = list(spans)
     for match in numbers.SCALED.finditer(source):
-        inside = [span for span in spans if match.start() <= span.start and span.end <= match.end()]
-        if (any(span.start < match.end() and match.start() < span.end for span in spans if span not in inside)
-                or any(span.value != source[span.start:span.end] for span in inside)):
-            continue  # across a span's edge, or holding a glossary's term
-        spans = [span for span in spans if span not in inside]
-        spans.append(Span(match.start(), match.end(), "number", numbers.spanish_scaled(match, source)))
+        spans = _in_place_of(source, spans, Span(match.start(), match.end(), "number", numbers.spanish_scaled(match, source)))
     for small in numbers.SMALL_NUMBER.finditer(source):
         if any(span.start <= small.start() < span.end for span in spans):
             continue

@@ -38,8 +38,8 @@ VERBAL = {"ar", "er", "ir", "ó", "é", "í", "aste", "iste", "aron", "ieron", "
           "irían"}
 # Pronouns written after an infinitive, a gerund or an imperative, one or two: "dámelo", "convencerte".
 PRONOUNS = ("me", "te", "se", "nos", "os", "lo", "la", "le", "los", "las", "les")
-CLITICS = sorted({a + b for a in ("", "me", "te", "se", "nos") for b in ("", "lo", "la", "le", "los", "las", "les")} | set(PRONOUNS),
-                 key=len, reverse=True)[:-1]  # the empty string last, left out
+CLITICS = ({a + b for a in ("", "me", "te", "se", "nos") for b in ("", "lo", "la", "le", "los", "las", "les")}
+           | set(PRONOUNS)) - {""}
 ACUTE = "\u0301"
 
 
