@@ -221,13 +221,13 @@ def wrong_numbers(translation, source, keep=()):
     as_digits = [form for match, values in zip(scaled, scaled_values) if values[0] == int(values[0])
                  for form in (str(int(values[0])), f"{int(values[0]):,}", numbers.spanish_scaled(match, source))]
     held = set(re.findall(r"\d+", " ".join([source, *keep, *as_digits])))
-    held |= {str(numbers.word_value(small.group())) for small in smalls}
+    small_values = [numbers.word_value(small.group()) for small in smalls]
+    held |= {str(value) for value in small_values}
     written = re.findall(r"\d+", translation)
-    times = collections.Counter(numbers.word_value(small.group()) for small in smalls)
+    times = collections.Counter(small_values)
     said = {value: written.count(str(value)) + len(re.findall(rf"(?<!\w){numbers.said(value)}(?!\w)", translation, re.IGNORECASE))
             for value in times}
-    dropped = list(dict.fromkeys(small.group() for small in smalls
-                                 if said[numbers.word_value(small.group())] < times[numbers.word_value(small.group())]))
+    dropped = list(dict.fromkeys(small.group() for small, value in zip(smalls, small_values) if said[value] < times[value]))
     dropped += [ordinal.group() for ordinal in numbers.ORDINAL.finditer(source)
                 if not re.search(rf"{numbers.said_ordinal(int(ordinal.group(1)))}|(?<!\w){ordinal.group()}(?!\w)", translation)]
     in_words = numbers.spanish_numbers(translation)

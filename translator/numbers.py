@@ -39,9 +39,9 @@ SCALES = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9,
 EN_SCALE = "hundred|thousand|million|billion|trillion"
 ES_SCALE = "mil|millón|millones|billón|billones"
 DIGITS = r"\d+(?:[.,]\d+)*"
-EN_WORD = rf"(?:{'|'.join(TENS)})(?:-(?:{'|'.join(UNDER_TWENTY[1:10])}))?|{'|'.join(UNDER_TWENTY)}"
-SMALL_NUMBER = re.compile(rf"(?<![\w.,-])(?:\d|(?i:(?:{'|'.join(TENS)})(?:-(?:{'|'.join(UNDER_TWENTY[1:10])}))?"
-                          rf"|{'|'.join(UNDER_TWENTY[2:])}))(?![\w-]|[.,]\d)"
+TENS_WORD = rf"(?:{'|'.join(TENS)})(?:-(?:{'|'.join(UNDER_TWENTY[1:10])}))?"  # "twenty", "twenty-one"
+EN_WORD = rf"{TENS_WORD}|{'|'.join(UNDER_TWENTY)}"
+SMALL_NUMBER = re.compile(rf"(?<![\w.,-])(?:\d|(?i:{TENS_WORD}|{'|'.join(UNDER_TWENTY[2:])}))(?![\w-]|[.,]\d)"
                           rf"(?!\s+(?i:{EN_SCALE})\b)")
 # A number with a scale word, in digits or words, and a currency before it: "three hundred", "a million", "1.5
 # billion", "$2 million", "two hundred and fifty thousand"; not "half a million" ("medio millón").
