@@ -249,6 +249,17 @@ def test_a_stand_in_with_letters_or_digits_glued_to_it_is_the_stand_in_changed(t
     assert verbatim.restore(translation, source, spans, meanings)[0] == restored
 
 
+@pytest.mark.parametrize("translation, restored", [
+    ("Tom está aquí a las 45 de las 455.", "Tom está aquí a las de las 250."),  # a copy and one changed: the nearest
+    ("Tom está aquí a las 455 de las 45.", "Tom está aquí a las de las 250."),  # kept, as the stand-in
+])
+def test_a_stand_in_glued_beside_a_copy_of_it_is_a_repeat_kept_once(translation, restored):
+    source = "Tom is here at 250."
+    spans = verbatim.find(source, COUNTS)
+    meanings = verbatim.protect(source, spans)[1]
+    assert verbatim.restore(translation, source, spans, meanings) == (restored, ["'45' came out 2 times: one kept"])
+
+
 def test_a_sentence_that_fits_with_its_stand_ins_is_decoded_whole(recording):
     """Too long as written, short behind stand-ins: it is not cut into runs of words, whose translations
     read badly joined ("mi code es mi code. AB-1234." for "my code is AB-1234.")."""
@@ -316,6 +327,8 @@ def test_the_shipped_model_keeps_names_numbers_and_spans_it_never_saw():
     ("2:30", "Te veo a las 2:3.", False),  # garbled
     ("10:05", "Llega a las diez y cinco.", False),  # only hours, quarters and halves are taken in words
     ("14:30", "Llega a las dos y media.", False),  # a 24-hour time said on a 12-hour clock loses the afternoon
+    ("10:30", "Nos vemos a las diez y media: 30.", False),  # its minutes written after it: a stray number
+    ("10:30", "Nos vemos a las diez y media con 30 personas.", True),
 ])
 def test_a_time_left_to_the_model_is_kept_as_written_or_in_words_once(time, translation, kept):
     assert verbatim.kept_by_model(translation, [Span(0, len(time), "time", time)]) is kept
@@ -508,6 +521,25 @@ def test_a_number_with_a_scale_is_judged_by_its_value(source, translation, chang
     assert garbling.wrong_numbers(translation, source) == (changed, dropped)
 
 
+@pytest.mark.parametrize("source, translation, dropped", [
+    ("Let's rehearse the fourth scene.", "Vamos a ensayar la escena de cuatro.", ["fourth"]),  # said as a cardinal
+    ("Let's rehearse the fourth scene.", "Vamos a ensayar la cuarta escena.", []),
+    ("I'm in seventh heaven.", "Estoy en el séptimo cielo.", []),
+    ("He finished third.", "Terminó 3.º.", []),  # in digits
+    ("He left on the tenth of May.", "Se fue el diez de mayo.", []),  # a date: Spanish says the number
+    ("He left on the tenth of May.", "Se fue el pésimo de mayo.", ["tenth"]),
+    ("He left on May the tenth.", "Se fue el diez de mayo.", []),
+    ("About a third of it is land.", "Un tercio es tierra.", []),  # a fraction: no ordinal
+    ("One-third of it is desert.", "Un tercio es desierto.", []),
+    ("They live on Third Avenue.", "Viven en Third Avenue.", []),  # a name: the names' checks judge it
+    ("Third, we eat.", "En tercer lugar, comemos.", []),  # opening the sentence, capitalised
+    ("Third, we eat.", "Entonces comemos.", ["Third"]),
+    ("Wait a second, at first.", "Espera un momento, al principio.", []),  # "first" and "second" say other things
+])
+def test_an_ordinal_in_words_must_be_said_as_an_ordinal(source, translation, dropped):
+    assert garbling.wrong_numbers(translation, source) == ([], dropped)
+
+
 @pytest.mark.parametrize("source, written", [
     ("Tom has three hundred cats.", "300"),  # digits: "trescientos" would need the noun's gender
     ("Tom has twenty thousand cats.", "20.000"),
@@ -534,15 +566,23 @@ def test_a_number_with_a_scale_is_written_back_in_spanish(source, written):
     ("Tom is on the 2nd floor.", "Tom está en el piso.", "Tom is on the 45 floor.", "Tom está en el 45 piso.",
      "Tom está en el 2.º piso."),  # an ordinal dropped: decoded again behind a stand-in, written as Spanish abbreviates it
     ("Tom is on the 2nd floor.", "Tom está en la segunda planta.", None, None, "Tom está en la segunda planta."),
+    ("Tom is on the 2nd floor.", "Tom está en el piso.", "Tom is on the 45 floor.", "Tom está en la 45 planta.",
+     "Tom está en la 2.ª planta."),  # after a feminine determiner, the feminine
+    ("Tom is on the eighth floor.", "Tom está en el ocho piso.", "Tom is on the 45 floor.", "Tom está en el 45 piso.",
+     "Tom está en el octavo piso."),  # an ordinal in words said as a cardinal: a number changed; the word written
+    # back is no invented word for the rare "eighth" to replace, though the corpus' Spanish lacks it
+    ("Tom is in the fourth scene.", "Tom está en la cuatro escena.", "Tom is in the 45 scene.",
+     "Tom está en la 45 escena.", "Tom está en la cuarta escena."),
+    ("Tom is on the eighth floor.", "Tom está en el octavo piso.", None, None, "Tom está en el octavo piso."),
 ])
 def test_a_number_with_a_scale_or_an_ordinal_said_wrong_is_decoded_again_behind_one_stand_in(tiny_translator, monkeypatch, source,
                                                                               model, given, answer, expected):
     protected = source.replace("50", "45")  # a number of two digits is behind a stand-in already
     decoded = speaking(tiny_translator, monkeypatch, {protected: model, given: answer})
     monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "three": 9, "hundred": 9, "million": 9, "are": 9,
-                                                         "on": 9, "floor": 9})
+                                                         "on": 9, "floor": 9, "fourth": 9, "scene": 9})
     monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"tres", "millones", "mil", "de", "están", "aquí", "en",
-                                                               "piso", "planta", "segunda"})
+                                                               "piso", "planta", "segunda", "cuarto", "escena"})
     assert tiny_translator.translate(source) == expected
     assert decoded == [[protected]] + ([[given]] if given else [])
 
@@ -562,6 +602,7 @@ SPANISH = {"bailar", "calentó", "barato", "muestra", "convencer", "mostrar", "p
     ("mache", False), ("ruinando", False), ("cuche", False),  # nouns make no verbs: "macho", "ruina", "cuchara"
     ("daron", False),  # a stem of three letters at least: "dé" makes no "daron" ("dieron")
     ("fregañado", False), ("colepsar", False),  # spelled from pieces
+    ("sexto", True), ("Novenas", True), ("primer", True), ("segund", False),  # ordinals, which the corpus lacks in part
 ])
 def test_a_regular_form_of_a_word_the_corpus_shows_is_spanish(word, spanish):
     assert is_form(word, SPANISH) is spanish

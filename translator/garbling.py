@@ -222,7 +222,8 @@ def wrong_numbers(translation, source, keep=()):
                  for form in (str(int(values[0])), f"{int(values[0]):,}", numbers.spanish_scaled(match, source))]
     held = set(re.findall(r"\d+", " ".join([source, *keep, *as_digits])))
     small_values = [numbers.word_value(small.group()) for small in smalls]
-    held |= {str(value) for value in small_values}
+    ordinal_words = numbers.ordinal_words(source)
+    held |= {str(value) for value in small_values} | {str(value) for _, value, _ in ordinal_words}
     written = re.findall(r"\d+", translation)
     times = collections.Counter(small_values)
     said = {value: written.count(str(value)) + len(re.findall(rf"(?<!\w){numbers.said(value)}(?!\w)", translation, re.IGNORECASE))
@@ -230,6 +231,9 @@ def wrong_numbers(translation, source, keep=()):
     dropped = list(dict.fromkeys(small.group() for small, value in zip(smalls, small_values) if said[value] < times[value]))
     dropped += [ordinal.group() for ordinal in numbers.ORDINAL.finditer(source)
                 if not re.search(rf"{numbers.said_ordinal(int(ordinal.group(1)))}|(?<!\w){ordinal.group()}(?!\w)", translation)]
+    dropped += [word.group() for word, value, is_date in ordinal_words
+                if not re.search(numbers.said_ordinal(value) + (rf"|(?i:(?<!\w){numbers.said(value)}(?!\w))" if is_date else ""),
+                                 translation)]
     in_words = numbers.spanish_numbers(translation)
     changed = [number for number in written if number not in held]
     if in_words:  # most translations say no number with a scale: the source's values are not needed
@@ -283,9 +287,12 @@ def number_spans(source, spans):
             continue
         value = small.group() if small.group().isdigit() else numbers.spanish_number(numbers.word_value(small.group()))
         spans.append(Span(small.start(), small.end(), "number", value))
-    for ordinal in numbers.ORDINAL.finditer(source):
+    ordinals = [(ordinal, ordinal.group(1) + ".º") for ordinal in numbers.ORDINAL.finditer(source)]
+    ordinals += [(word, numbers.spanish_number(value) if is_date else numbers.spanish_ordinal(value))
+                 for word, value, is_date in numbers.ordinal_words(source)]
+    for ordinal, value in ordinals:
         if not any(span.start < ordinal.end() and ordinal.start() < span.end for span in spans):
-            spans.append(Span(ordinal.start(), ordinal.end(), "number", ordinal.group(1) + ".º"))
+            spans.append(Span(ordinal.start(), ordinal.end(), "number", value))
     return sorted(spans)
 
 

@@ -18,7 +18,8 @@ model that copies "1.5" from an English source still says 1.5.
 import re
 from decimal import Decimal
 
-from translator.verbatim import CURRENCY
+from translator.verbatim import CURRENCY, MONTH
+from translator.words import opens_sentence
 
 # Small numbers, which `verbatim.find` leaves to the model: one digit ("3 items"), or a number in words up to
 # ninety-nine ("six", "twenty-one"; not "one", as often "a" or "the one"), not part of a number with a scale ("three
@@ -57,6 +58,15 @@ SPANISH_NUMBER = re.compile(rf"(?<![\w.,])(?:{DIGITS}|(?i:un[ao]?(?=\s+(?:{ES_SC
 # says one up to ten in words of either gender ("segunda", "tercer"), any other in digits.
 ORDINAL = re.compile(r"(?<![\w.,-])(\d+)(?:st|nd|rd|th)(?!\w)")
 SPANISH_ORDINALS = ("primer", "segund", "tercer", "cuart", "quint", "sext", "séptim", "octav", "noven", "décim")
+# An ordinal in words, from the third ("the fourth floor" -> "el cuatro piso": a number changed): "first" and "second"
+# say other things too ("at first" -> "al principio", "wait a second" -> "espera un momento").
+ORDINAL_WORDS = ("third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+ORDINAL_WORD = re.compile(rf"(?<![\w-])(?i:{'|'.join(ORDINAL_WORDS)})(?![\w-])")
+# Before one, a fraction ("a third of", "two fifths", "one-third"); beside a month, a date, which Spanish says with
+# the number ("on the tenth of May" -> "el diez de mayo").
+FRACTION = re.compile(rf"(?<![\w-])(?i:a|one|{'|'.join(UNDER_TWENTY[2:])})[\s-]$")
+MONTH_AFTER = re.compile(rf"\s+of\s+(?:{MONTH})\b")
+MONTH_BEFORE = re.compile(rf"\b(?:{MONTH})\s+(?:the\s+)?$")
 # After these words "2 millones" takes no "de" before them: they are no noun it counts.
 NOT_COUNTED = {"of", "and", "or", "to", "in", "on", "at", "for", "by", "from", "with", "than", "a", "an", "the", "is", "are",
                "was", "were", "will", "would", "per", "each", "every", "this", "that", "ago", "more", "less", "times"}
@@ -217,6 +227,35 @@ def said_ordinal(value):
     """
     words = rf"|(?i:{SPANISH_ORDINALS[value - 1]}(?:[oa]s?)?(?!\w))" if 1 <= value <= 10 else ""
     return rf"(?<![\w.,])(?:{value}(?:\.?[ºª])?(?!\w|[.,]\d){words})"
+
+
+def ordinal_words(source):
+    """The ordinals in words of `source` (`ORDINAL_WORD`) the model must keep, as `(match, value, is_date)`: not
+    a fraction, nor part of a name, capitalised inside the sentence ("Third Avenue", "the Fourth of July").
+
+    >>> [(m.group(), value, date) for m, value, date in ordinal_words("The fourth scene, a third of it, on Third Avenue "
+    ...                                                               "on the tenth of May.")]
+    [('fourth', 4, False), ('tenth', 10, True)]
+    """
+    found = []
+    for match in ORDINAL_WORD.finditer(source):
+        before, after = source[:match.start()], source[match.end():]
+        if FRACTION.search(before) or (match.group()[0].isupper() and not opens_sentence(source, match.start())):
+            continue
+        is_date = bool(MONTH_AFTER.match(after) or MONTH_BEFORE.search(before))
+        found.append((match, ORDINAL_WORDS.index(match.group().lower()) + 3, is_date))
+    return found
+
+
+def spanish_ordinal(value):
+    """The ordinal `value` (1 to 10) as Spanish writes it before a noun, in the masculine ("tercer", "cuarto"):
+    `spanish.agreeing` makes it agree with what the translation puts around it.
+
+    >>> spanish_ordinal(3), spanish_ordinal(4)
+    ('tercer', 'cuarto')
+    """
+    stem = SPANISH_ORDINALS[value - 1]
+    return stem if stem.endswith("r") else stem + "o"
 
 
 def said(value):

@@ -19,7 +19,10 @@ lexicon word is taken for Spanish even where Spanish does not use it
 [True, True, True, True, True, True, False]
 """
 
+import re
 import unicodedata
+
+from translator.numbers import SPANISH_ORDINALS
 
 AR = ("o as a amos áis an é aste ó asteis aron aba abas ábamos abais aban aré arás ará aremos aréis arán aría arías "
       "aríamos aríais arían e es emos éis en ara aras áramos arais aran ase ases ásemos aseis asen ando ado ada ados adas "
@@ -41,6 +44,14 @@ PRONOUNS = ("me", "te", "se", "nos", "os", "lo", "la", "le", "los", "las", "les"
 CLITICS = ({a + b for a in ("", "me", "te", "se", "nos") for b in ("", "lo", "la", "le", "los", "las", "les")}
            | set(PRONOUNS)) - {""}
 ACUTE = "\u0301"
+# The ordinals up to the tenth, each form ("primer", "sexta"; the corpus lacks some), and the signs of "2.º", "2.ª",
+# which are letters to Unicode.
+ORDINALS = {"primer", "tercer", "º", "ª"} | {stem + ending for stem in SPANISH_ORDINALS for ending in ("o", "a", "os", "as")}
+# Determiners that say the noun after them is feminine; "su", "mi" or "cada" say nothing.
+FEMININE = ("la", "las", "una", "unas", "esta", "estas", "esa", "esas", "aquella", "aquellas", "nuestra", "nuestras",
+            "vuestra", "vuestras", "otra", "otras")
+_FEMININE_ORDINAL = re.compile(rf"(?<!\w)((?i:{'|'.join(FEMININE)})\s+)(?:({'|'.join(SPANISH_ORDINALS)})o?|(\d+\.)º)(?!\w)")
+_SHORT_ORDINAL = re.compile(r"(?<!\w)((?i:primer|tercer))(?=\s*(?:[.,;:!?)»]|$))")
 
 
 def _unaccented(word):
@@ -73,9 +84,9 @@ def _nominal(word):
 
 def is_form(word, lexicon):
     """Whether `word` (any case) is in `lexicon` (lower-case words) or a regular form of a word there (see above),
-    or an ordinal sign ("º" of "2.º"), which is a letter to Unicode."""
+    or one of `ORDINALS`."""
     word = word.lower()
-    if word in ("º", "ª"):
+    if word in ORDINALS:
         return True
     for base in _bases(word):
         if any(form in lexicon for form in _nominal(base)):
@@ -87,3 +98,14 @@ def is_form(word, lexicon):
             if any(stem + ending in lexicon for stem in stems for ending in endings if ending in VERBAL):
                 return True
     return False
+
+
+def agreeing(translation):
+    """`translation` with each ordinal in the masculine (`numbers.spanish_ordinal`, "2.º") made to agree: feminine
+    after a feminine determiner, whole where no noun follows it ("primer", "tercer" cut short before one).
+
+    >>> agreeing("Vamos a ensayar la cuarto escena en la 2.º planta."), agreeing("Terminó tercer.")
+    ('Vamos a ensayar la cuarta escena en la 2.ª planta.', 'Terminó tercero.')
+    """
+    translation = _FEMININE_ORDINAL.sub(lambda m: m[1] + (m[2] + "a" if m[2] else m[3] + "ª"), translation)
+    return _SHORT_ORDINAL.sub(r"\1o", translation)

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import tensorflow as tf
 from keras import ops
 
-from translator import decoding, garbling, masks, model_dir, rerank, segments, shortlist, verbatim
+from translator import decoding, garbling, masks, model_dir, rerank, segments, shortlist, spanish, verbatim
 from translator.defaults import BATCH_SIZE, PARALLEL_BATCHES
 from translator.devices import resolve_auto
 from translator.ensemble import Ensemble, check_same_text, members
@@ -181,7 +181,8 @@ class Translator:
                                                                    beam_size)):
             if self.faults(output, texts[i], keep[i]) < self.faults(restored[i][0], texts[i], keep[i]):
                 restored[i] = output, notes
-        outputs = [garbling.repair_invented(output, text, self.lexicon, self.word_counts, words)
+        # An ordinal written back in the masculine ("cuarto", "2.º") agrees with the determiner the model put before it.
+        outputs = [spanish.agreeing(garbling.repair_invented(output, text, self.lexicon, self.word_counts, words))
                    for (output, _), text, words in zip(restored, texts, keep)]
         return outputs, [notes for _, notes in restored]
 

@@ -271,8 +271,9 @@ def spanish_date(written):
 
 
 def kept_by_model(translation, spans):
-    """Whether `translation` holds each of `spans` as written, or a time in words (`spoken_time`), exactly as many
-    times as `spans` hold its value: a name repeated, or an hour said twice, is the model's garbling.
+    """Whether `translation` holds each of `spans` as written, or a time in words (`spoken_time`, its minutes not
+    written after it), exactly as many times as `spans` hold its value: a name repeated, or an hour said twice, is
+    the model's garbling.
 
     >>> kept_by_model("Llámame a las dos y media.", [Span(11, 15, "time", "2:30")])
     True
@@ -288,8 +289,10 @@ def kept_by_model(translation, spans):
         found = sum(len(re.findall(rf"(?<![\w.,]){re.escape(form)}(?![\w]|[.,]\d)", translation)) for form in written)
         spoken = spoken_time(value) if kind == "time" else None
         if spoken:
-            said = [match[1] for match in re.finditer(spoken[0], translation, re.IGNORECASE)]
-            if any(ending != spoken[1] for ending in said):
+            said = list(re.finditer(spoken[0], translation, re.IGNORECASE))
+            # Its minutes written after it as well ("a las diez y media: 30") are a number the source does not say.
+            if any(match[1] != spoken[1] or re.match(rf"[\s:]*{value[-2:]}(?!\d)", translation[match.end():])
+                   for match in said):
                 return False
             found += len(said)
         if found != times:
@@ -479,21 +482,24 @@ def restore(translation, source, spans, meanings):
         token = stand_in_of.get(id(span), source[span.start:span.end])
         forms = written_forms(token) if id(span) in stand_in_of else (token,)
         found = list(re.finditer(rf"(?<!\w)(?:{'|'.join(map(re.escape, forms))})(?!\w)", translation))
+        # The model may glue letters or digits to the stand-in ("45" -> "455", "John" -> "John5"): a word holding it
+        # that the source does not hold is the stand-in, changed, alone or beside a copy ("a las 45 de las 455");
+        # left there, it would be a changed number.
+        glued = [match for match in re.finditer(rf"[^\W_]*{re.escape(token)}[^\W_]*", translation)
+                 if match.group() != token and match.group() not in source_words] if id(span) in stand_in_of else []
+        found, keep = sorted(found + glued, key=lambda match: match.start()), 0
         if len(found) > 1:
             notes.append(f"'{token}' came out {len(found)} times: one kept")
             words_before = [len(translation[:m.start()].split()) / max(len(translation.split()), 1) for m in found]
             keep = min(range(len(found)), key=lambda i: abs(words_before[i] - relative))
-            for i in reversed(range(len(found))):
-                if i != keep:
-                    translation = _cut(translation, found[i].start(), found[i].end())
-        glued = [match for match in re.finditer(rf"[^\W_]*{re.escape(token)}[^\W_]*", translation)
-                 if match.group() not in source_words] if not found and id(span) in stand_in_of else []
-        if glued:
-            # The model glued letters or digits to the stand-in ("45" -> "455", "John" -> "John5"): a word holding
-            # it that the source does not hold is the stand-in, changed; left there, it would be a changed number.
+        elif glued:
             notes.append(f"'{glued[0].group()}' was read as '{span.value}'")
-            translation = translation[:glued[0].start()] + token + translation[glued[0].end():]
-        elif not found:
+        for i in reversed(range(len(found))):  # from the end: what is cut or replaced moves nothing before it
+            if i != keep:
+                translation = _cut(translation, found[i].start(), found[i].end())
+            elif found[i].group() != token:
+                translation = translation[:found[i].start()] + token + translation[found[i].end():]
+        if not found:
             if pool_of(span) is not None:  # an emoji was taken out on purpose
                 notes.append(f"'{span.value}' was put back by position")
             translation = _insert(translation, token, relative)
