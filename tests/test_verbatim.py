@@ -516,6 +516,12 @@ def test_a_number_made_up_is_a_worse_fault_than_numbers_left_out(tiny_translator
     ("Half a million people came.", "Vino medio millón de personas.", [], []),  # not "a million"
     ("Over 1,000 people came.", "Vinieron más de mil personas.", [], []),
     ("Two hundred cats, two hundred dogs.", "Doscientos gatos y perros.", [], ["two hundred"]),  # each said once
+    ("Tom took thousands of pictures.", "Tom tomó mil fotos.", ["mil"], ["thousands of"]),  # a scale with no count
+    ("Tom took thousands of pictures.", "Tom tomó miles de fotos.", [], []),
+    ("Hundreds of people work here.", "Hundreds de gente trabaja aquí.", [], ["Hundreds of"]),  # left in English
+    ("Hundreds of people work here.", "Centenares de personas trabajan aquí.", [], []),
+    ("Tens of thousands of people came.", "Miles de personas vinieron.", [], ["Tens of thousands of"]),  # each word
+    ("Tens of thousands of people came.", "Decenas de miles de personas vinieron.", [], []),
 ])
 def test_a_number_with_a_scale_is_judged_by_its_value(source, translation, changed, dropped):
     assert garbling.wrong_numbers(translation, source) == (changed, dropped)
@@ -574,15 +580,17 @@ def test_a_number_with_a_scale_is_written_back_in_spanish(source, written):
     ("Tom is in the fourth scene.", "Tom está en la cuatro escena.", "Tom is in the 45 scene.",
      "Tom está en la 45 escena.", "Tom está en la cuarta escena."),
     ("Tom is on the eighth floor.", "Tom está en el octavo piso.", None, None, "Tom está en el octavo piso."),
+    ("Hundreds of cats are here.", "Hundreds de gatos están aquí.", "45 cats are here.", "45 gatos están aquí.",
+     "Cientos de gatos están aquí."),  # a scale with no count, left in English
 ])
 def test_a_number_with_a_scale_or_an_ordinal_said_wrong_is_decoded_again_behind_one_stand_in(tiny_translator, monkeypatch, source,
                                                                               model, given, answer, expected):
     protected = source.replace("50", "45")  # a number of two digits is behind a stand-in already
     decoded = speaking(tiny_translator, monkeypatch, {protected: model, given: answer})
     monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "three": 9, "hundred": 9, "million": 9, "are": 9,
-                                                         "on": 9, "floor": 9, "fourth": 9, "scene": 9})
+                                                         "on": 9, "floor": 9, "fourth": 9, "scene": 9, "of": 9, "Hundreds": 9})
     monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"tres", "millones", "mil", "de", "están", "aquí", "en",
-                                                               "piso", "planta", "segunda", "cuarto", "escena"})
+                                                               "piso", "planta", "segunda", "cuarto", "escena", "cientos"})
     assert tiny_translator.translate(source) == expected
     assert decoded == [[protected]] + ([[given]] if given else [])
 

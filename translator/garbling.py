@@ -231,6 +231,8 @@ def wrong_numbers(translation, source, keep=()):
     dropped = list(dict.fromkeys(small.group() for small, value in zip(smalls, small_values) if said[value] < times[value]))
     dropped += [ordinal.group() for ordinal in numbers.ORDINAL.finditer(source)
                 if not re.search(rf"{numbers.said_ordinal(int(ordinal.group(1)))}|(?<!\w){ordinal.group()}(?!\w)", translation)]
+    dropped += [many.group() for many in numbers.MANY.finditer(source)
+                if not all(re.search(numbers.said_many(word), translation) for word in numbers.many_words(many))]
     dropped += [word.group() for word, value, is_date in ordinal_words
                 if not re.search(numbers.said_ordinal(value) + (rf"|(?i:(?<!\w){numbers.said(value)}(?!\w))" if is_date else ""),
                                  translation)]
@@ -282,6 +284,8 @@ def number_spans(source, spans):
     spans = list(spans)
     for match in numbers.SCALED.finditer(source):
         spans = _in_place_of(source, spans, Span(match.start(), match.end(), "number", numbers.spanish_scaled(match, source)))
+    for many in numbers.MANY.finditer(source):
+        spans = _in_place_of(source, spans, Span(many.start(), many.end(), "number", numbers.spanish_many(many)))
     for small in numbers.SMALL_NUMBER.finditer(source):
         if any(span.start <= small.start() < span.end for span in spans):
             continue

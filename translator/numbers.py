@@ -54,6 +54,13 @@ _SPANISH_WORD = (rf"(?:{'|'.join(SPANISH_TENS[1:])})\s+y\s+(?:un[ao]?|{'|'.join(
 # A run of Spanish numbers: digits and words, "un" before a scale; a scale word opens none ("millones de personas").
 SPANISH_NUMBER = re.compile(rf"(?<![\w.,])(?:{DIGITS}|(?i:un[ao]?(?=\s+(?:{ES_SCALE})(?!\w))|{_SPANISH_WORD}))"
                             rf"(?:\s+(?:{DIGITS}|(?i:{_SPANISH_WORD}|{ES_SCALE})))*(?![\w])")
+# A scale in the plural with no count, "hundreds of years", "tens of thousands of people": how Spanish says each
+# word, the first as it is written back ("cientos de años"), and a word the model writes for it is a number changed
+# ("thousands of pictures" -> "mil fotos") or left in English ("Hundreds de personas").
+SPANISH_MANY = {"tens": ("decenas",), "dozens": ("docenas", "decenas"), "hundreds": ("cientos", "centenares"),
+                "thousands": ("miles", "millares"), "millions": ("millones",), "billions": ("miles de millones", "millardos")}
+_MANY_WORD = rf"(?i:{'|'.join(SPANISH_MANY)})\s+(?i:of)"
+MANY = re.compile(rf"(?<![\w-]){_MANY_WORD}(?:\s+{_MANY_WORD})*(?!\w)")
 # An ordinal in digits ("2nd floor", "21st century"), which the model may drop ("Ella vive en el piso."); Spanish
 # says one up to ten in words of either gender ("segunda", "tercer"), any other in digits.
 ORDINAL = re.compile(r"(?<![\w.,-])(\d+)(?:st|nd|rd|th)(?!\w)")
@@ -179,6 +186,25 @@ def spanish_digits(value):
     if len(whole) > 4:
         whole = f"{int(whole):,}".replace(",", ".")
     return whole + ("," + fraction if fraction else "")
+
+
+def many_words(match):
+    """The scale words of a `MANY` match, lower-cased: "Tens of thousands of" -> ["tens", "thousands"]."""
+    return [word.lower() for word in re.findall(r"\w+", match.group()) if word.lower() != "of"]
+
+
+def said_many(word):
+    """A regular expression of a `SPANISH_MANY` word said in Spanish, any of its ways ("cientos", "centenares")."""
+    return rf"(?<!\w)(?i:{'|'.join(SPANISH_MANY[word])})(?!\w)"
+
+
+def spanish_many(match):
+    """A `MANY` match as Spanish says it: "tens of thousands of" -> "decenas de miles de".
+
+    >>> [spanish_many(match) for match in MANY.finditer("Hundreds of people, tens of thousands of birds.")]
+    ['cientos de', 'decenas de miles de']
+    """
+    return " ".join(SPANISH_MANY[word][0] + " de" for word in many_words(match))
 
 
 def spanish_scaled(match, source):
