@@ -10,6 +10,7 @@ from translator.defaults import DEFAULT_MODEL
 from translator.spanish import is_form
 from translator.translate import Translator
 from translator.verbatim import Span
+from translator.words import WORD
 
 # Word counts of a training corpus: "wipe" is rare but a word, "Angela" a name seen too seldom.
 COUNTS = {**dict.fromkeys(["Tom", "John", "the", "has", "cats", "is", "in", "lives", "where", "and", "look", "now",
@@ -651,3 +652,16 @@ def test_a_translation_garbling_another_word_is_decoded_again_with_the_rare_word
     assert tiny_translator.translate([SOURCE, "The firewall is here."]) == [
         "El firewall bloqueó mi conexión.", "El firewall está aquí."]  # the second is repaired in place
     assert [sorted(texts) for texts in decoded] == [[SOURCE, "The firewall is here."], ["The John blocked my connection."]]
+
+
+@pytest.mark.parametrize("source, translation, expected", [
+    ("He came back last August.", "Volvió el pasado August.", "Volvió el pasado agosto."),  # copied: Spanish
+    ("There are 31 days in December.", "Hay 45 días en John.", "Hay 31 días en diciembre."),  # a rare name's span
+    ("Last month was November.", "El mes pasado fue November.", "El mes pasado fue noviembre."),
+    ("June is my friend.", "June es mi amiga.", "June es mi amiga."),  # a person
+    ("I saw May in May.", "Vi a May en May.", "Vi a May en May."),  # "May": a verb and a name as often
+])
+def test_a_month_the_model_copied_in_english_comes_out_in_spanish(source, translation, expected):
+    counts = {word: 9 for word in WORD.findall(source) if word != "December"}  # a month the corpus shows rarely
+    spans = verbatim.find(source, counts)
+    assert verbatim.restore(translation, source, spans, verbatim.protect(source, spans)[1])[0] == expected

@@ -270,6 +270,26 @@ def spanish_date(written):
     return " de ".join([str(int(day)), MESES[month], *year])
 
 
+# A month's name said as a time, not a person's ("in June", "last August", "June 3", "was November"); "May" is a verb
+# and a name as often.
+_MONTH_AS_TIME = (r"(?:(?<!\w)(?i:in|last|next|this|every|of|since|until|till|by|early|late|mid|during|before|after|from"
+                  r"|through|on|was|is)|\d)\s+({months})(?!\w)|(?<!\w)({months})\s+\d")
+
+
+def spanish_months(translation, source):
+    """`translation` with the months `source` names as a time that the model copied in English ("He came back last
+    August." -> "Él volvió la última August."; the corpus shows most months a few times only) in Spanish.
+
+    >>> spanish_months("Hay 31 días en December; June es mi amiga.", "There are 31 days in December; June is my friend.")
+    'Hay 31 días en diciembre; June es mi amiga.'
+    """
+    months = "|".join(month for month in MONTHS if month != "May")
+    for match in re.finditer(_MONTH_AS_TIME.format(months=months), source):
+        month = match[1] or match[2]
+        translation = re.sub(rf"(?<!\w){month}(?!\w)", MESES[MONTHS.index(month)], translation)
+    return translation
+
+
 def kept_by_model(translation, spans):
     """Whether `translation` holds each of `spans` as written, or a time in words (`spoken_time`, its minutes not
     written after it), exactly as many times as `spans` hold its value: a name repeated, or an hour said twice, is
@@ -460,7 +480,8 @@ def restore(translation, source, spans, meanings):
     replaced by their spans; one repeated is kept once, nearest its relative place in the source; one
     dropped, or a span left as written that the model lost, is put back at the
     relative word position it had in the source. An emoji, which `protect` took out, comes back first if it
-    opened the source, else last (before the final punctuation), without a note.
+    opened the source, else last (before the final punctuation), without a note. A month the model copied in
+    English comes out in Spanish (`spanish_months`).
 
     >>> spans = [Span(0, 8, "name", "Olusegun"), Span(13, 16, "number", "250")]
     >>> meanings = {"John": spans[0], "45": spans[1]}
@@ -516,7 +537,7 @@ def restore(translation, source, spans, meanings):
     # Spanish says "el" before a day ("nació el 3 de marzo"); before its stand-in, a number, the model wrote "en".
     for day in {span.value for span in spans if span.kind == "written_date"}:
         translation = re.sub(rf"(?<!\w)([Ee])n (?={re.escape(day)})", r"\1l ", translation)
-    return translation, notes
+    return spanish_months(translation, source), notes
 
 
 def _cased(span, source, translation, at):
