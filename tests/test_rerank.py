@@ -25,6 +25,18 @@ def test_consensus_weighs_the_hypotheses_by_their_probability():
     assert rerank.choose(hypotheses, [-1.0, -1.1, -1.2], "I have a dog.", lexicon) == 0
 
 
+def test_a_hypothesis_that_writes_words_twice_in_a_row_is_dropped():
+    hypotheses = ["Grecia fue la cuna de la cuna de la civilización.", "Grecia fue la cuna de la civilización.",
+                  "No, no es la cuna."]
+    source = "Greece was the cradle of civilization."
+    assert rerank.choose(hypotheses, [0.0, -5.0, -9.0], source, consensus=False) == 1  # whatever the score
+    assert rerank.choose(hypotheses[::2], [0.0, -5.0], source, consensus=False) == 1  # "No, no" is Spanish, a comma between
+    assert rerank.choose(hypotheses, [0.0, -5.0, -9.0], "Please, please, come.", consensus=False) == 0  # as the source
+    lexicon = {"grecia", "fue", "la", "cuna", "de", "civilización", "no", "es"}
+    assert rerank.choose(hypotheses, [0.0, -5.0, -9.0], source, lexicon, consensus=False) == 1
+    assert rerank.choose(hypotheses, [0.0, -5.0, -9.0], source, lexicon - {"civilización"}, consensus=False) == 2  # first
+
+
 def test_the_chrf_matrix_is_sacrebleus_sentence_chrf():
     chrf = sacrebleu.metrics.CHRF()
     texts = ["Tengo un perro.", "Tengo un  perro grande.", "", "a", "¿Dónde está Tom?", "Tengo un perro."]
