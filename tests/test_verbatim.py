@@ -63,6 +63,7 @@ def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     ("He saw Mr. Smith's dog", [("title", "Mr. Smith")]),  # an apostrophe is part of a name only before a capital
     ("Tom has 3 kg", [("number", "3 kg")]),  # a unit makes one digit a span: the model may drop it
     ("Tom is here at 6 p.m. and 9 p.m.", [("time", "6 p.m."), ("time", "9 p.m")]),  # the last stop ends the sentence
+    ("Tom No. 5 is here", [("numbered", "n.º 5")]),  # "No." before a number is no part of a name
 ])
 def test_rare_names_and_numbers_of_two_digits_or_more_are_protected(text, expected):
     assert values(text) == expected
@@ -103,6 +104,16 @@ def test_the_translator_repairs_invented_words(recording, monkeypatch):
 ])
 def test_a_written_date_comes_back_in_spanish_after_el(translation, restored):
     source = "Tom was born on March 3, 1998."
+    spans = verbatim.find(source, COUNTS)
+    assert verbatim.restore(translation, source, spans, verbatim.protect(source, spans)[1])[0] == restored
+
+
+@pytest.mark.parametrize("source, translation, restored", [
+    ("Tom is in No. 5 now.", "Tom está en el 45 ahora.", "Tom está en el n.º 5 ahora."),  # as Spanish abbreviates it
+    ("Tom is in No.12 now.", "Tom está en el 45 ahora.", "Tom está en el n.º 12 ahora."),
+    ("Tom said No. 5 is here.", "Tom dijo que 45 está aquí.", "Tom dijo que n.º 5 está aquí."),
+])
+def test_a_number_after_no_comes_back_as_spanish_abbreviates_it(source, translation, restored):
     spans = verbatim.find(source, COUNTS)
     assert verbatim.restore(translation, source, spans, verbatim.protect(source, spans)[1])[0] == restored
 

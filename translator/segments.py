@@ -13,10 +13,11 @@ from translator.words import SENTENCE_END, TITLES
 logger = logging.getLogger(__name__)
 
 # A sentence ends at . ! ? (or …) followed by space, but not after a title: "Dr. Okonkwo" is one name; nor after
-# an abbreviation such as "a.m." or "e.g." when a lower-case word follows: "at 9 a.m. and then" is one sentence.
+# "No." before a number ("Apartment No. 5"); nor after an abbreviation such as "a.m." or "e.g." when a lower-case
+# word follows: "at 9 a.m. and then" is one sentence.
 ABBREVIATION = r"\b[A-Za-z]\.[A-Za-z]\."
 SENTENCE_BREAK = re.compile(rf"(?<=[{SENTENCE_END}])" + "".join(rf"(?<!\b{title}\.)" for title in TITLES)
-                            + rf"(?<!{ABBREVIATION})\s+|(?<={ABBREVIATION})\s+(?![a-z])")
+                            + rf"(?<!{ABBREVIATION})(?!(?<=\bNo\.)\s+\d)\s+|(?<={ABBREVIATION})\s+(?![a-z])")
 
 
 def split_sentences(text):
@@ -28,6 +29,8 @@ def split_sentences(text):
     []
     >>> split_sentences("Open at 9 a.m. and shut at 5 p.m. Come early.")
     ['Open at 9 a.m. and shut at 5 p.m.', 'Come early.']
+    >>> split_sentences("Apartment No. 5 is empty. I said no. 12 came.")
+    ['Apartment No. 5 is empty.', 'I said no.', '12 came.']
     """
     return [sentence for sentence in SENTENCE_BREAK.split(" ".join(text.split())) if sentence]
 

@@ -86,8 +86,10 @@ CURRENCY = rf"(?:[A-Z]{{1,3}}\$\s?|[{SIGNS}]|(?:{CODES})\s)"
 MULTIPLIER = r"(?:[kKM]|bn)"
 # Lower-case words inside a name: "Rio de Janeiro", "Leonardo da Vinci", "Ludwig van Beethoven".
 PARTICLES = "de|da|del|della|di|du|dos|das|van|von|der|den|la|le|bin|ibn|al"
-# A run of capitalised words, as in a name; a title starts another.
-NAME = rf"(?<![\w-]){CAPITALISED}(?:\s(?:(?:{PARTICLES})\s){{0,2}}(?!{TITLE}){CAPITALISED})*(?![\w+-])"
+# A number after "No." ("Apartment No. 5"), which Spanish abbreviates "n.º 5".
+NUMBERED = r"No\.\s?\d+(?!\w|[.,]\d)"
+# A run of capitalised words, as in a name; a title, or "No." before a number, starts another.
+NAME = rf"(?<![\w-]){CAPITALISED}(?:\s(?:(?:{PARTICLES})\s){{0,2}}(?!{TITLE}|{NUMBERED}){CAPITALISED})*(?![\w+-])"
 # One emoji: a flag (two regional letters), or a symbol with its skin tone, variation and joined symbols.
 EMOJI = (r"(?:[\U0001F1E6-\U0001F1FF]{2}|[\U0001F300-\U0001FAFF\u2600-\u27BF]"
          r"(?:[\uFE0F\U0001F3FB-\U0001F3FF]|\u200D[\U0001F300-\U0001FAFF\u2600-\u27BF])*)")
@@ -116,6 +118,7 @@ KINDS = (
     Kind("written_date", rf"\b(?:{MONTH})\.?\s\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s\d{{4}})?(?!\w)"
                          rf"|(?<![\w.,])\d{{1,2}}(?:st|nd|rd|th)?\s(?:of\s)?(?:{MONTH})\b(?:,?\s\d{{4}})?(?!\w)", "number",
          ("March 3, 1998", "June 14th", "4th of August", "2 February 1987", "Sept. 9")),
+    Kind("numbered", rf"(?<![\w.]){NUMBERED}", "number", ("No. 5", "No.12")),
     Kind("time", rf"(?<![\w:])\d{{1,2}}(?::\d{{2}}(?::\d{{2}})?(?:\s?{MERIDIEM})?|\s?{MERIDIEM})", "number",
          ("10:30", "7:45 pm", "9:05 a.m", "6 p.m", "11am")),
     Kind("date", r"(?<![\w/.-])\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?![\w/]|[/.-]\d)", "number", ("12/05/2024", "2024-05-12")),
@@ -143,7 +146,7 @@ KINDS = (
 )
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
-ALWAYS = {"url", "email", "handle", "path", "written_date", "time", "phone", "date", "serial", "code", "title", "symbol"}
+ALWAYS = {"url", "email", "handle", "path", "written_date", "numbered", "time", "phone", "date", "serial", "code", "title", "symbol"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
 # (as the corpus writes it), a written date in the model's own Spanish, a number with a separator, "2,000 books"
@@ -339,6 +342,8 @@ def find(text, counts, glossary_spans=()):
             value = text[start:end]
             if kind == "written_date":
                 value = spanish_date(value)
+            elif kind == "numbered":  # "No. 5": Spanish abbreviates "número" "n.º"
+                value = "n.º " + re.search(r"\d+", value)[0]
             if not wanted(kind, value, counts) or any(a < end and start < b for a, b in taken):
                 continue
             # A sentence's first word that the corpus has seen ("Help!", seen only capitalised) may be no name.
