@@ -64,6 +64,7 @@ def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     ("Tom has 3 kg", [("number", "3 kg")]),  # a unit makes one digit a span: the model may drop it
     ("Tom is here at 6 p.m. and 9 p.m.", [("time", "6 p.m."), ("time", "9 p.m")]),  # the last stop ends the sentence
     ("Tom No. 5 is here", [("numbered", "n.º 5")]),  # "No." before a number is no part of a name
+    ("Tom is from the 19th century", [("century", "siglo XIX")]),  # in Roman numerals, as Spanish writes it
 ])
 def test_rare_names_and_numbers_of_two_digits_or_more_are_protected(text, expected):
     assert values(text) == expected
@@ -545,6 +546,7 @@ def test_a_number_with_a_scale_is_judged_by_its_value(source, translation, chang
     ("I'm in seventh heaven.", "Estoy en el séptimo cielo.", []),
     ("He finished third.", "Terminó 3.º.", []),  # in digits
     ("He left on the tenth of May.", "Se fue el diez de mayo.", []),  # a date: Spanish says the number
+    ("He was born in the 19th century.", "Nació en el siglo XIX.", []),  # a century: a span in Roman numerals
     ("He left on the tenth of May.", "Se fue el pésimo de mayo.", ["tenth"]),
     ("He left on May the tenth.", "Se fue el diez de mayo.", []),
     ("About a third of it is land.", "Un tercio es tierra.", []),  # a fraction: no ordinal

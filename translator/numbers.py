@@ -61,9 +61,10 @@ SPANISH_MANY = {"tens": ("decenas",), "dozens": ("docenas", "decenas"), "hundred
                 "thousands": ("miles", "millares"), "millions": ("millones",), "billions": ("miles de millones", "millardos")}
 _MANY_WORD = rf"(?i:{'|'.join(SPANISH_MANY)})\s+(?i:of)"
 MANY = re.compile(rf"(?<![\w-]){_MANY_WORD}(?:\s+{_MANY_WORD})*(?!\w)")
-# An ordinal in digits ("2nd floor", "21st century"), which the model may drop ("Ella vive en el piso."); Spanish
-# says one up to ten in words of either gender ("segunda", "tercer"), any other in digits.
-ORDINAL = re.compile(r"(?<![\w.,-])(\d+)(?:st|nd|rd|th)(?!\w)")
+# An ordinal in digits ("2nd floor", "14th"), which the model may drop ("Ella vive en el piso."); Spanish says one
+# up to ten in words of either gender ("segunda", "tercer"), any other in digits. Not a century's, a span written
+# back in Roman numerals ("siglo XIX", `verbatim.spanish_century`).
+ORDINAL = re.compile(r"(?<![\w.,-])(\d+)(?:st|nd|rd|th)(?!\w)(?!\s+century\b)")
 SPANISH_ORDINALS = ("primer", "segund", "tercer", "cuart", "quint", "sext", "séptim", "octav", "noven", "décim")
 # An ordinal in words, from the third ("the fourth floor" -> "el cuatro piso": a number changed): "first" and "second"
 # say other things too ("at first" -> "al principio", "wait a second" -> "espera un momento").

@@ -119,6 +119,7 @@ KINDS = (
                          rf"|(?<![\w.,])\d{{1,2}}(?:st|nd|rd|th)?\s(?:of\s)?(?:{MONTH})\b(?:,?\s\d{{4}})?(?!\w)", "number",
          ("March 3, 1998", "June 14th", "4th of August", "2 February 1987", "Sept. 9")),
     Kind("numbered", rf"(?<![\w.]){NUMBERED}", "number", ("No. 5", "No.12")),
+    Kind("century", r"(?<![\w.,-])\d{1,2}(?:st|nd|rd|th)\s+century(?!\w)", "number", ("19th century", "21st century")),
     Kind("time", rf"(?<![\w:])\d{{1,2}}(?::\d{{2}}(?::\d{{2}})?(?:\s?{MERIDIEM})?|\s?{MERIDIEM})", "number",
          ("10:30", "7:45 pm", "9:05 a.m", "6 p.m", "11am")),
     Kind("date", r"(?<![\w/.-])\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?![\w/]|[/.-]\d)", "number", ("12/05/2024", "2024-05-12")),
@@ -146,7 +147,7 @@ KINDS = (
 )
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
-ALWAYS = {"url", "email", "handle", "path", "written_date", "numbered", "time", "phone", "date", "serial", "code", "title", "symbol"}
+ALWAYS = {"url", "email", "handle", "path", "written_date", "numbered", "century", "time", "phone", "date", "serial", "code", "title", "symbol"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
 # (as the corpus writes it), a written date in the model's own Spanish, a number with a separator, "2,000 books"
@@ -293,6 +294,19 @@ def spanish_months(translation, source):
     return translation
 
 
+def spanish_century(written):
+    """A century written with an ordinal in digits as Spanish writes it, in Roman numerals.
+
+    >>> spanish_century("19th century"), spanish_century("21st century"), spanish_century("4th century")
+    ('siglo XIX', 'siglo XXI', 'siglo IV')
+    """
+    number, roman = int(re.match(r"\d+", written)[0]), ""
+    for value, letters in ((90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        count, number = divmod(number, value)
+        roman += letters * count
+    return "siglo " + roman
+
+
 def kept_by_model(translation, spans):
     """Whether `translation` holds each of `spans` as written, or a time in words (`spoken_time`, its minutes not
     written after it), exactly as many times as `spans` hold its value: a name repeated, or an hour said twice, is
@@ -344,6 +358,8 @@ def find(text, counts, glossary_spans=()):
                 value = spanish_date(value)
             elif kind == "numbered":  # "No. 5": Spanish abbreviates "número" "n.º"
                 value = "n.º " + re.search(r"\d+", value)[0]
+            elif kind == "century":
+                value = spanish_century(value)
             if not wanted(kind, value, counts) or any(a < end and start < b for a, b in taken):
                 continue
             # A sentence's first word that the corpus has seen ("Help!", seen only capitalised) may be no name.
