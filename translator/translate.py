@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import tensorflow as tf
 from keras import ops
 
-from translator import decoding, garbling, masks, model_dir, rerank, segments, shortlist, spanish, verbatim
+from translator import decoding, garbling, masks, model_dir, rerank, segments, shortlist, spanish, spelling, verbatim
 from translator.defaults import BATCH_SIZE, PARALLEL_BATCHES
 from translator.devices import resolve_auto
 from translator.ensemble import Ensemble, check_same_text, members
@@ -224,8 +224,9 @@ class Translator:
         protected = [verbatim.protect(texts[i], way, shift) for i, way in tries]
         to_decode = [n for n, (i, _) in enumerate(tries) if not verbatim.is_fragment(texts[i], spans[i])]
         outputs = [texts[i] for i, _ in tries]
-        for n, output in zip(to_decode, self.decode_as_written([protected[n][0] for n in to_decode], beam_size)
-                             if to_decode else []):
+        # British spellings go to the model as the American ones its corpus shows (`translator.spelling`).
+        given = [spelling.american(protected[n][0], self.word_counts) for n in to_decode]
+        for n, output in zip(to_decode, self.decode_as_written(given, beam_size) if to_decode else []):
             outputs[n] = output
         restored = [None] * len(texts)
         for n, (i, way) in enumerate(tries):

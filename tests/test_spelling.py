@@ -1,0 +1,34 @@
+"""British spellings given to the model as the American ones its corpus shows."""
+
+import pytest
+
+from tests.test_verbatim import speaking
+from translator import spelling
+
+COUNTS = {"color": 9, "Color": 2, "theater": 9, "center": 9, "realize": 9, "analyzed": 9, "traveled": 9, "defense": 9,
+          "program": 9, "gray": 1, "colorize": 3, "pediatric": 2, "Tom": 9, "is": 9, "here": 9}
+
+
+@pytest.mark.parametrize("british, american", [
+    ("colour", "color"), ("Colour", "Color"), ("COLOUR", "COLOR"),  # capitals kept
+    ("theatre", "theater"), ("centres", "centres"),  # a spelling the corpus does not show either stays
+    ("realise", "realize"), ("analysed", "analyzed"), ("travelled", "traveled"), ("defence", "defense"),
+    ("programme", "program"), ("paediatric", "pediatric"),
+    ("grey", "gray"),  # a word of its own; seen once is more than never
+    ("colourise", "colorize"),  # two rules
+    ("Colourpop", "Colourpop"),  # no rule makes it a word the corpus shows
+])
+def test_a_british_spelling_becomes_the_american_one_the_corpus_shows(british, american):
+    assert spelling.american(f"Tom is here: {british}.", COUNTS) == f"Tom is here: {american}."
+
+
+def test_a_word_the_corpus_shows_is_left_as_it_is():
+    assert spelling.american("Tom is here: colour.", {**COUNTS, "colour": 5}) == "Tom is here: colour."
+
+
+def test_the_model_is_given_the_american_spelling(tiny_translator, monkeypatch):
+    decoded = speaking(tiny_translator, monkeypatch, {"Tom is here: color.": "Tom está aquí: color."})
+    monkeypatch.setattr(tiny_translator, "word_counts", COUNTS)
+    monkeypatch.setattr(tiny_translator, "lexicon", {"tom", "está", "aquí", "color"})
+    assert tiny_translator.translate("Tom is here: colour.") == "Tom está aquí: color."
+    assert decoded == [["Tom is here: color."]]

@@ -1,0 +1,64 @@
+"""British spellings the corpus does not show, given to the model as the American ones it does.
+
+The training corpus writes American English: "color" 45 times, "colour" never;
+"theater" 37, "theatre" never; "realize" 43, "realise" never. A British
+spelling is a word the model barely knows, and it garbles it like any rare
+word ("My favourite colour is blue." -> "Mi favourite es azul.", "I didn't
+realise..." -> "No te he tenido la realidad..."). Before decoding, each word
+the corpus shows fewer than `MIN_COUNT` times is spelled the American way
+(`WORDS`, then `RULES`) where the corpus shows that spelling more often ("liters"
+once, "litres" never); a word no rule makes known ("Colourpop") stays as
+written.
+
+>>> counts = {"favorite": 9, "color": 9, "theater": 9, "center": 9, "realize": 9, "traveled": 9}
+>>> american("My favourite colour, the Theatre in the centre: we realise you travelled.", counts)
+'My favorite color, the Theater in the center: we realize you traveled.'
+"""
+
+import re
+
+from translator.verbatim import MIN_COUNT
+from translator.words import WORD
+
+# Endings and letters British English spells otherwise, as regular expressions on a lower-case word and their
+# American replacements: "colour", "centre", "realise", "analyse", "travelled", "defence", "catalogue",
+# "programme", "paediatric".
+RULES = (
+    (r"our", "or"), (r"([tb])re(s?)$", r"\1er\2"), (r"is(e|es|ed|ing|ation|ations|er|ers)$", r"iz\1"),
+    (r"ys(e|es|ed|ing)$", r"yz\1"), (r"ll(ed|ing|er|ers|or|ors)$", r"l\1"), (r"ence$", "ense"), (r"ogue$", "og"),
+    (r"mme$", "m"), (r"ae", "e"),
+)
+# Words no rule makes: British and American spell them apart.
+WORDS = {"grey": "gray", "tyre": "tire", "tyres": "tires", "jewellery": "jewelry", "aluminium": "aluminum",
+         "plough": "plow", "mould": "mold", "pyjamas": "pajamas", "kerb": "curb", "aeroplane": "airplane",
+         "aeroplanes": "airplanes", "mum": "mom", "mums": "moms", "whilst": "while", "amongst": "among",
+         "learnt": "learned", "spelt": "spelled", "cosy": "cozy", "sceptical": "skeptical", "practise": "practice",
+         "storey": "story", "draught": "draft"}
+
+
+def _known(word, counts):
+    """How often the corpus `counts` show `word`, in lower case or capitalised."""
+    return counts.get(word, 0) + counts.get(word.capitalize(), 0)
+
+
+def _american(word, counts):
+    """The American spelling of the lower-case `word` that the corpus shows more often than `word`, or None."""
+    candidates = [WORDS.get(word, word)] + [re.sub(pattern, replacement, word) for pattern, replacement in RULES]
+    candidates.append(word)
+    for pattern, replacement in RULES:  # a word may need two rules: "colourise" -> "colorize"
+        candidates[-1] = re.sub(pattern, replacement, candidates[-1])
+    return next((candidate for candidate in candidates if _known(candidate, counts) > _known(word, counts)), None)
+
+
+def american(text, counts):
+    """`text` with each word the corpus `counts` show fewer than `MIN_COUNT` times spelled the American way, where
+    the corpus shows that spelling more often; capitals kept ("Colour" -> "Color")."""
+    def respelled(match):
+        word = match.group()
+        if len(word) < 3 or not word.isalpha() or _known(word.lower(), counts) >= MIN_COUNT:
+            return word
+        spelled = _american(word.lower(), counts)
+        if spelled is None:
+            return word
+        return spelled.upper() if word.isupper() and len(word) > 1 else spelled.capitalize() if word[0].isupper() else spelled
+    return WORD.sub(respelled, text)
