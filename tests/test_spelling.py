@@ -26,9 +26,16 @@ def test_a_word_the_corpus_shows_is_left_as_it_is():
     assert spelling.american("Tom is here: colour.", {**COUNTS, "colour": 5}) == "Tom is here: colour."
 
 
-def test_the_model_is_given_the_american_spelling(tiny_translator, monkeypatch):
-    decoded = speaking(tiny_translator, monkeypatch, {"Tom is here: color.": "Tom está aquí: color."})
+@pytest.mark.parametrize("typed, written", [
+    ("Tom’s here…", "Tom's here..."), ("‘colour’", "'color'"), ("“Tom”", '"Tom"'),
+])
+def test_curly_quotes_and_the_ellipsis_sign_are_written_as_the_corpus_writes_them(typed, written):
+    assert spelling.as_the_corpus(typed, COUNTS) == written
+
+
+def test_the_model_is_given_the_american_spelling_and_straight_quotes(tiny_translator, monkeypatch):
+    decoded = speaking(tiny_translator, monkeypatch, {'Tom is here: "color".': 'Tom está aquí: "color".'})
     monkeypatch.setattr(tiny_translator, "word_counts", COUNTS)
     monkeypatch.setattr(tiny_translator, "lexicon", {"tom", "está", "aquí", "color"})
-    assert tiny_translator.translate("Tom is here: colour.") == "Tom está aquí: color."
-    assert decoded == [["Tom is here: color."]]
+    assert tiny_translator.translate("Tom is here: “colour”.") == 'Tom está aquí: "color".'
+    assert decoded == [['Tom is here: "color".']]

@@ -1,4 +1,4 @@
-"""British spellings the corpus does not show, given to the model as the American ones it does.
+"""English as the training corpus writes it: American spellings, straight quotes.
 
 The training corpus writes American English: "color" 45 times, "colour" never;
 "theater" 37, "theatre" never; "realize" 43, "realise" never. A British
@@ -13,6 +13,10 @@ written.
 >>> counts = {"favorite": 9, "color": 9, "theater": 9, "center": 9, "realize": 9, "traveled": 9}
 >>> american("My favourite colour, the Theatre in the centre: we realise you travelled.", counts)
 'My favorite color, the Theater in the center: we realize you traveled.'
+
+Typographic quotes and the ellipsis sign are as new to it: the corpus' English
+writes "'" some 32,000 times and "’" 33, never "“" nor "…"; "It’s Tom’s car."
+came out "No está en el coche de Tom.". `as_the_corpus` straightens them too.
 """
 
 import re
@@ -62,3 +66,17 @@ def american(text, counts):
             return word
         return spelled.upper() if word.isupper() and len(word) > 1 else spelled.capitalize() if word[0].isupper() else spelled
     return WORD.sub(respelled, text)
+
+
+# Typographic marks as the corpus' English writes them.
+STRAIGHT = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "…": "..."})
+
+
+def as_the_corpus(text, counts):
+    """`text` as the corpus writes English: straight quotes, and British spellings made `american`.
+
+    >>> print(as_the_corpus("It’s “grey”…", {"gray": 9}))
+    It's "gray"...
+    """
+    return american(text.translate(STRAIGHT), counts)
+

@@ -224,8 +224,8 @@ class Translator:
         protected = [verbatim.protect(texts[i], way, shift) for i, way in tries]
         to_decode = [n for n, (i, _) in enumerate(tries) if not verbatim.is_fragment(texts[i], spans[i])]
         outputs = [texts[i] for i, _ in tries]
-        # British spellings go to the model as the American ones its corpus shows (`translator.spelling`).
-        given = [spelling.american(protected[n][0], self.word_counts) for n in to_decode]
+        # British spellings and curly quotes go to the model as its corpus writes them (`translator.spelling`).
+        given = [spelling.as_the_corpus(protected[n][0], self.word_counts) for n in to_decode]
         for n, output in zip(to_decode, self.decode_as_written(given, beam_size) if to_decode else []):
             outputs[n] = output
         restored = [None] * len(texts)
