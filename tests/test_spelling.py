@@ -5,7 +5,7 @@ import pytest
 from tests.test_verbatim import speaking
 from translator import spelling
 
-COUNTS = {"color": 9, "Color": 2, "theater": 9, "center": 9, "realize": 9, "analyzed": 9, "traveled": 9, "defense": 9,
+COUNTS = {"where": 9, "Where": 1, "Tom": 9, "tom": 1, "I": 9, "love": 9, "color": 9, "Color": 2, "theater": 9, "center": 9, "realize": 9, "analyzed": 9, "traveled": 9, "defense": 9,
           "program": 9, "gray": 1, "colorize": 3, "pediatric": 2, "Tom": 9, "is": 9, "here": 9}
 
 
@@ -39,3 +39,23 @@ def test_the_model_is_given_the_american_spelling_and_straight_quotes(tiny_trans
     monkeypatch.setattr(tiny_translator, "lexicon", {"tom", "está", "aquí", "color"})
     assert tiny_translator.translate("Tom is here: “colour”.") == 'Tom está aquí: "color".'
     assert decoded == [['Tom is here: "color".']]
+
+
+@pytest.mark.parametrize("typed, given", [
+    ("WHERE IS TOM?", "Where is Tom?"),  # each word as the corpus writes it most; the first capitalised
+    ("I LOVE THE COLOUR", "I love the color"),
+    ("WHERE IS NASA?", "Where is NASA?"),  # a word the corpus lacks stays in capitals
+    ("Tom is in the US or the UK.", "Tom is in the US or the UK."),  # a few in capitals: no sentence in capitals
+    ("TOM IS HERE now", "Tom is here now"),  # three in four: a sentence in capitals
+])
+def test_a_sentence_in_capitals_is_read_in_the_corpus_case(typed, given):
+    assert spelling.uncapitalised(spelling.american(typed, COUNTS), {**COUNTS, "the": 9, "us": 9, "or": 9}) == given
+
+
+def test_a_sentence_in_capitals_is_read_before_its_spans_are_found(tiny_translator, monkeypatch):
+    decoded = speaking(tiny_translator, monkeypatch, {"Where is Tom?": "¿Dónde está Tom?"})
+    monkeypatch.setattr(tiny_translator, "word_counts", COUNTS)
+    monkeypatch.setattr(tiny_translator, "lexicon", {"dónde", "está", "tom"})
+    assert tiny_translator.translate("WHERE IS TOM?") == "¿Dónde está Tom?"  # no name "IS TOM" behind a stand-in
+    assert decoded == [["Where is Tom?"]]
+

@@ -14,7 +14,12 @@ written.
 >>> american("My favourite colour, the Theatre in the centre: we realise you travelled.", counts)
 'My favorite color, the Theater in the center: we realize you traveled.'
 
-Typographic quotes and the ellipsis sign are as new to it: the corpus' English
+A sentence in capitals is as new to the model ("WHERE IS THE TRAIN STATION?"
+-> "¿De qué comporta IS THE TRAIN STATION?", its words taken for a name):
+`uncapitalised` writes its words in the case the corpus writes them most
+("Where is the train station?"; "TOM" as "Tom", "NASA" as it is where the
+corpus lacks it) before anything else reads it, and the translation comes in
+the model's case. Typographic quotes and the ellipsis sign are as new to it: the corpus' English
 writes "'" some 32,000 times and "’" 33, never "“" nor "…"; "It’s Tom’s car."
 came out "No está en el coche de Tom.". `as_the_corpus` straightens them too.
 """
@@ -22,7 +27,7 @@ came out "No está en el coche de Tom.". `as_the_corpus` straightens them too.
 import re
 
 from translator.verbatim import MIN_COUNT
-from translator.words import WORD
+from translator.words import WORD, opens_sentence
 
 # Endings and letters British English spells otherwise, as regular expressions on a lower-case word and their
 # American replacements: "colour", "centre", "realise", "analyse", "travelled", "defence", "catalogue",
@@ -79,4 +84,28 @@ def as_the_corpus(text, counts):
     It's "gray"...
     """
     return american(text.translate(STRAIGHT), counts)
+
+
+def uncapitalised(text, counts):
+    """`text`, when in capitals (three words of two letters or more in four at least, and two of them), with each
+    word in capitals written as the corpus `counts` show it most, capitalised to open a sentence; a word they do
+    not show stays in capitals ("NASA").
+
+    >>> counts = {"where": 9, "Where": 2, "is": 9, "Tom": 9, "tom": 1}
+    >>> uncapitalised("WHERE IS TOM, NASA? WHERE?", counts), uncapitalised("Where is NASA?", counts)
+    ('Where is Tom, NASA? Where?', 'Where is NASA?')
+    """
+    words = [word for word in WORD.findall(text) if len(word) > 1 and word.isalpha()]
+    shouted = [word for word in words if word.isupper()]
+    if len(shouted) < 2 or 4 * len(shouted) < 3 * len(words):
+        return text
+
+    def cased(match):
+        word = match.group()
+        if not word.isupper() or not (counts.get(word.lower()) or counts.get(word.capitalize())):
+            return word
+        if opens_sentence(text, match.start()) or re.search(r"[.!?…][\s\"'¿¡(]*$", text[:match.start()]):
+            return word.capitalize()
+        return max((word.lower(), word.capitalize()), key=lambda form: counts.get(form, 0))
+    return WORD.sub(cased, text)
 

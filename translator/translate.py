@@ -313,7 +313,8 @@ class Translator:
         if beam_size < 1:
             raise UsageError(f"beam size must be at least 1, got {beam_size}")
         single = isinstance(texts, str)
-        texts = [texts] if single else list(texts)
+        # A text in capitals is read, cut into sentences and spans, as the corpus would write it ("WHERE IS TOM?").
+        texts = [spelling.uncapitalised(text, self.word_counts) for text in ([texts] if single else texts)]
         glossaries = glossary if isinstance(glossary, (list, tuple)) else [glossary] * len(texts)
         owners, pieces, sizes = self.pieces(texts)
         # Batches of similar lengths: short sentences do not wait for long ones.
