@@ -44,14 +44,16 @@ PRONOUNS = ("me", "te", "se", "nos", "os", "lo", "la", "le", "los", "las", "les"
 CLITICS = ({a + b for a in ("", "me", "te", "se", "nos") for b in ("", "lo", "la", "le", "los", "las", "les")}
            | set(PRONOUNS)) - {""}
 ACUTE = "\u0301"
+# "primer" and "tercer", which Spanish cuts short before a noun.
+SHORT_ORDINALS = [stem for stem in SPANISH_ORDINALS if stem.endswith("r")]
 # The ordinals up to the tenth, each form ("primer", "sexta"; the corpus lacks some), and the signs of "2.º", "2.ª",
 # which are letters to Unicode.
-ORDINALS = {"primer", "tercer", "º", "ª"} | {stem + ending for stem in SPANISH_ORDINALS for ending in ("o", "a", "os", "as")}
+ORDINALS = {*SHORT_ORDINALS, "º", "ª"} | {stem + ending for stem in SPANISH_ORDINALS for ending in ("o", "a", "os", "as")}
 # Determiners that say the noun after them is feminine; "su", "mi" or "cada" say nothing.
 FEMININE = ("la", "las", "una", "unas", "esta", "estas", "esa", "esas", "aquella", "aquellas", "nuestra", "nuestras",
             "vuestra", "vuestras", "otra", "otras")
 _FEMININE_ORDINAL = re.compile(rf"(?<!\w)((?i:{'|'.join(FEMININE)})\s+)(?:({'|'.join(SPANISH_ORDINALS)})o?|(\d+\.)º)(?!\w)")
-_SHORT_ORDINAL = re.compile(r"(?<!\w)((?i:primer|tercer))(?=\s*(?:[.,;:!?)»]|$))")
+_SHORT_ORDINAL = re.compile(rf"(?<!\w)((?i:{'|'.join(SHORT_ORDINALS)}))(?=\s*(?:[.,;:!?)»]|$))")
 
 
 def _unaccented(word):

@@ -1,4 +1,4 @@
-"""English as the training corpus writes it: American spellings, straight quotes.
+"""English as the training corpus writes it: American spellings, straight quotes, no capitals.
 
 The training corpus writes American English: "color" 45 times, "colour" never;
 "theater" 37, "theatre" never; "realize" 43, "realise" never. A British
@@ -14,14 +14,15 @@ written.
 >>> american("My favourite colour, the Theatre in the centre: we realise you travelled.", counts)
 'My favorite color, the Theater in the center: we realize you traveled.'
 
-A sentence in capitals is as new to the model ("WHERE IS THE TRAIN STATION?"
--> "¿De qué comporta IS THE TRAIN STATION?", its words taken for a name):
-`uncapitalised` writes its words in the case the corpus writes them most
-("Where is the train station?"; "TOM" as "Tom", "NASA" as it is where the
-corpus lacks it) before anything else reads it, and the translation comes in
-the model's case. Typographic quotes and the ellipsis sign are as new to it: the corpus' English
-writes "'" some 32,000 times and "’" 33, never "“" nor "…"; "It’s Tom’s car."
-came out "No está en el coche de Tom.". `as_the_corpus` straightens them too.
+Typographic quotes and the ellipsis sign are as new to the model: the
+corpus' English writes "'" some 32,000 times and "’" 33, never "“" nor "…";
+"It’s Tom’s car." came out "No está en el coche de Tom.". `as_the_corpus`
+straightens them too. A sentence in capitals is as new ("WHERE IS THE TRAIN
+STATION?" -> "¿De qué comporta IS THE TRAIN STATION?", its words taken for a
+name): `uncapitalised` writes its words in the case the corpus writes them
+most ("Where is the train station?"; "TOM" as "Tom", "NASA" as it is where
+the corpus lacks it) before anything else reads it, and the translation
+comes in the model's case.
 """
 
 import re
@@ -69,7 +70,7 @@ def american(text, counts):
         spelled = _american(word.lower(), counts)
         if spelled is None:
             return word
-        return spelled.upper() if word.isupper() and len(word) > 1 else spelled.capitalize() if word[0].isupper() else spelled
+        return spelled.upper() if word.isupper() else spelled.capitalize() if word[0].isupper() else spelled
     return WORD.sub(respelled, text)
 
 

@@ -276,8 +276,9 @@ def spanish_date(written):
 
 # A month's name said as a time, not a person's ("in June", "last August", "June 3", "was November"); "May" is a verb
 # and a name as often.
-_MONTH_AS_TIME = (r"(?:(?<!\w)(?i:in|last|next|this|every|of|since|until|till|by|early|late|mid|during|before|after|from"
-                  r"|through|on|was|is)|\d)\s+({months})(?!\w)|(?<!\w)({months})\s+\d")
+_MONTHS_BUT_MAY = "|".join(month for month in MONTHS if month != "May")
+MONTH_AS_TIME = re.compile(rf"(?:(?<!\w)(?i:in|last|next|this|every|of|since|until|till|by|early|late|mid|during|before"
+                           rf"|after|from|through|on|was|is)|\d)\s+({_MONTHS_BUT_MAY})(?!\w)|(?<!\w)({_MONTHS_BUT_MAY})\s+\d")
 
 
 def spanish_months(translation, source):
@@ -287,8 +288,7 @@ def spanish_months(translation, source):
     >>> spanish_months("Hay 31 días en December; June es mi amiga.", "There are 31 days in December; June is my friend.")
     'Hay 31 días en diciembre; June es mi amiga.'
     """
-    months = "|".join(month for month in MONTHS if month != "May")
-    for match in re.finditer(_MONTH_AS_TIME.format(months=months), source):
+    for match in MONTH_AS_TIME.finditer(source):
         month = match[1] or match[2]
         translation = re.sub(rf"(?<!\w){month}(?!\w)", MESES[MONTHS.index(month)], translation)
     return translation
