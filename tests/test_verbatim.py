@@ -550,6 +550,8 @@ def test_a_number_with_a_scale_is_judged_by_its_value(source, translation, chang
     ("He left on the tenth of May.", "Se fue el pésimo de mayo.", ["tenth"]),
     ("He left on May the tenth.", "Se fue el diez de mayo.", []),
     ("About a third of it is land.", "Un tercio es tierra.", []),  # a fraction: no ordinal
+    ("She tried a third time.", "Lo intentó una tercera vez.", []),  # no "of" after it: an ordinal
+    ("She tried a third time.", "Lo intentó tres veces.", ["third"]),
     ("One-third of it is desert.", "Un tercio es desierto.", []),
     ("They live on Third Avenue.", "Viven en Third Avenue.", []),  # a name: the names' checks judge it
     ("Third, we eat.", "En tercer lugar, comemos.", []),  # opening the sentence, capitalised
@@ -557,6 +559,22 @@ def test_a_number_with_a_scale_is_judged_by_its_value(source, translation, chang
     ("Wait a second, at first.", "Espera un momento, al principio.", []),  # "first" and "second" say other things
 ])
 def test_an_ordinal_in_words_must_be_said_as_an_ordinal(source, translation, dropped):
+    assert garbling.wrong_numbers(translation, source) == ([], dropped)
+
+
+@pytest.mark.parametrize("source, translation, dropped", [
+    ("She drank a quarter of the bottle.", "Ella bebió una botella de la botella.", ["a quarter"]),
+    ("She drank a quarter of the bottle.", "Ella bebió un cuarto de la botella.", []),
+    ("One third of the money is yours.", "Uno tercer del dinero es tuyo.", ["One third"]),  # an ordinal is no fraction
+    ("One third of the money is yours.", "La tercera parte del dinero es tuya.", []),
+    ("Two thirds of them came.", "Vinieron dos tercios.", []),
+    ("Two thirds of them came.", "Vinieron los dos.", ["Two thirds"]),
+    ("One-fifth is desert.", "Una quinta parte es desierto.", []),  # joined by a hyphen: a fraction without "of"
+    ("One-fifth is desert.", "One-fifth es desierto.", ["One-fifth"]),  # copied in English
+    ("It's a quarter to three.", "Son las tres.", []),  # a time: no fraction
+    ("Half of it is mine.", "Es mío.", []),  # a half, said in too many ways, is not checked
+])
+def test_a_fraction_must_be_said(source, translation, dropped):
     assert garbling.wrong_numbers(translation, source) == ([], dropped)
 
 
@@ -596,15 +614,21 @@ def test_a_number_with_a_scale_is_written_back_in_spanish(source, written):
     ("Tom is on the eighth floor.", "Tom está en el octavo piso.", None, None, "Tom está en el octavo piso."),
     ("Hundreds of cats are here.", "Hundreds de gatos están aquí.", "45 cats are here.", "45 gatos están aquí.",
      "Cientos de gatos están aquí."),  # a scale with no count, left in English
+    ("Tom drank a quarter of the milk.", "Tom bebió la leche de la leche.", "Tom drank 45 of the milk.",
+     "Tom bebió 45 de la leche.", "Tom bebió un cuarto de la leche."),  # a fraction dropped, written back as a noun
+    ("One third of the milk is here.", "Uno tercer de la leche está aquí.", "45 of the milk is here.",
+     "45 de el leche está aquí.", "Un tercio del leche está aquí."),  # capitalised, and "de el" contracted
 ])
 def test_a_number_with_a_scale_or_an_ordinal_said_wrong_is_decoded_again_behind_one_stand_in(tiny_translator, monkeypatch, source,
                                                                               model, given, answer, expected):
     protected = source.replace("50", "45")  # a number of two digits is behind a stand-in already
     decoded = speaking(tiny_translator, monkeypatch, {protected: model, given: answer})
     monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "three": 9, "hundred": 9, "million": 9, "are": 9,
-                                                         "on": 9, "floor": 9, "fourth": 9, "scene": 9, "of": 9, "Hundreds": 9})
+                                                         "on": 9, "floor": 9, "fourth": 9, "scene": 9, "of": 9, "Hundreds": 9,
+                                                         "drank": 9, "quarter": 9, "third": 9, "milk": 9, "One": 9})
     monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"tres", "millones", "mil", "de", "están", "aquí", "en",
-                                                               "piso", "planta", "segunda", "cuarto", "escena", "cientos"})
+                                                               "piso", "planta", "segunda", "cuarto", "escena", "cientos",
+                                                               "bebió", "leche", "un", "tercio", "del"})
     assert tiny_translator.translate(source) == expected
     assert decoded == [[protected]] + ([[given]] if given else [])
 

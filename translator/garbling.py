@@ -50,6 +50,8 @@ FAR = 0.2
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 DIAS = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
 SPANISH_DAYS = re.compile(rf"(?<!\w)(?:{'|'.join(MESES + DIAS)})(?!\w)")
+# Months and weekdays, capitalised as names are, are words the model translates ("on Sundays" -> "los domingos").
+DAYS = re.compile(rf"(?:{'|'.join(MONTHS + WEEKDAYS)})s?")
 
 
 def rare_words(source, lexicon, counts):
@@ -103,9 +105,10 @@ def name_spans(source, counts, spans):
     Billaría") or garbled a name (`garbled_names`). A run takes the place of the spans inside it; one across a
     span's edge, or holding a span whose value is not its text (a glossary's term), is left out; one beside a
     span joins it (`verbatim.joined`).
-    Neither "I" nor a first word the corpus knows in lower case ("The") is part of a run.
+    Neither "I" nor a first word the corpus knows in lower case ("The") is part of a run, and months and weekdays
+    alone are none.
 
-    >>> [s.value for s in name_spans("The Golden Gate is in San Francisco, I think.", {"the": 9}, [])]
+    >>> [s.value for s in name_spans("The Golden Gate is in San Francisco on Sundays, I think.", {"the": 9}, [])]
     ['Golden Gate', 'San Francisco']
     >>> [s.value for s in name_spans("He said Bill Clinton won.", {"he": 9}, [Span(13, 20, "name", "Clinton")])]
     ['Bill Clinton']
@@ -113,7 +116,7 @@ def name_spans(source, counts, spans):
     spans = list(spans)
     for match in re.finditer(NAME, source):
         words = _run_words(source, match, counts)
-        if not words:
+        if all(DAYS.fullmatch(word.group()) for word in words):
             continue
         start, end = match.start() + words[0].start(), match.start() + words[-1].end()
         spans = _in_place_of(source, spans, Span(start, end, "name", source[start:end]))
@@ -192,7 +195,8 @@ def wrong_numbers(translation, source, keep=()):
     digits nor says in words ("6 eggs" -> "los huevos", "six different jobs" -> "un trabajo diferente"), and the
     numbers with a scale (`numbers.SCALED`) whose value it neither writes nor says ("five hundred soldiers" ->
     "cinco soldados"; one said as another number is both changed and dropped), and so is an ordinal in digits it
-    neither copies, writes nor says ("the 2nd floor" -> "el piso", "2ndiente"). Other numbers are spans, which
+    neither copies, writes nor says ("the 2nd floor" -> "el piso", "2ndiente"), and a fraction whose part it does not
+    say ("a quarter of the bottle" -> "una botella de la botella", `numbers.FRACTION`). Other numbers are spans, which
     `verbatim.restore` puts back.
 
     >>> wrong_numbers("Muestra 35 artículos por $27.40.", "It shows 3 items for $27.40.")
@@ -233,6 +237,8 @@ def wrong_numbers(translation, source, keep=()):
                 if not re.search(rf"{numbers.said_ordinal(int(ordinal.group(1)))}|(?<!\w){ordinal.group()}(?!\w)", translation)]
     dropped += [many.group() for many in numbers.MANY.finditer(source)
                 if not all(re.search(numbers.said_many(word), translation) for word in numbers.many_words(many))]
+    dropped += [fraction.group() for fraction in numbers.FRACTION.finditer(source)
+                if not re.search(numbers.said_fraction(fraction), translation)]
     dropped += [word.group() for word, value, is_date in ordinal_words
                 if not re.search(numbers.said_ordinal(value) + (rf"|(?i:(?<!\w){numbers.said(value)}(?!\w))" if is_date else ""),
                                  translation)]
@@ -271,8 +277,9 @@ def number_spans(source, spans):
     sentence whose translation changed or dropped one, with every number behind a stand-in: a number with a scale
     (`numbers.SCALED`), written back as `numbers.spanish_scaled` says it (in place of the spans inside it, "50" of
     "50 million"), a small number (`numbers.SMALL_NUMBER`), written back as a digit, or in Spanish words when
-    in words ("seven" -> "siete"; `verbatim.restore` capitalises either where it opens the sentence), and an ordinal
-    in digits (`numbers.ORDINAL`), written as Spanish abbreviates it ("2nd" -> "2.º").
+    in words ("seven" -> "siete"; `verbatim.restore` capitalises either where it opens the sentence), a fraction
+    (`numbers.FRACTION`), written as Spanish says it ("a quarter" -> "un cuarto"), and an ordinal in digits
+    (`numbers.ORDINAL`), written as Spanish abbreviates it ("2nd" -> "2.º").
 
     >>> [s.value for s in number_spans("Buy 3 apples for $20 on day two.", [Span(17, 20, "number", "$20")])]
     ['3', '$20', 'dos']
@@ -286,6 +293,8 @@ def number_spans(source, spans):
         spans = _in_place_of(source, spans, Span(match.start(), match.end(), "number", numbers.spanish_scaled(match, source)))
     for many in numbers.MANY.finditer(source):
         spans = _in_place_of(source, spans, Span(many.start(), many.end(), "number", numbers.spanish_many(many)))
+    for fraction in numbers.FRACTION.finditer(source):
+        spans = _in_place_of(source, spans, Span(fraction.start(), fraction.end(), "number", numbers.spanish_fraction(fraction)))
     for small in numbers.SMALL_NUMBER.finditer(source):
         if any(span.start <= small.start() < span.end for span in spans):
             continue

@@ -70,9 +70,15 @@ SPANISH_ORDINALS = ("primer", "segund", "tercer", "cuart", "quint", "sext", "sé
 # say other things too ("at first" -> "al principio", "wait a second" -> "espera un momento").
 ORDINAL_WORDS = ("third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 ORDINAL_WORD = re.compile(rf"(?<![\w-])(?i:{'|'.join(ORDINAL_WORDS)})(?![\w-])")
-# Before one, a fraction ("a third of", "two fifths", "one-third"); beside a month, a date, which Spanish says with
-# the number ("on the tenth of May" -> "el diez de mayo").
-FRACTION = re.compile(rf"(?<![\w-])(?i:a|one|{'|'.join(UNDER_TWENTY[2:])})[\s-]$")
+# A fraction: a count and a part, before "of" or joined to it by a hyphen ("a quarter of the bottle", "two thirds of
+# them", "one-third"), which the model may drop ("una botella de la botella"); Spanish says the part as a noun ("un
+# tercio", "tres cuartos"; "una tercera parte"). A part without a count or "of" is an ordinal ("a third time"). Not
+# a half, which Spanish says in more ways than a check could list ("la mitad", "medio", "y media").
+PARTS = {"third": 3, "quarter": 4, **{word: value for value, word in enumerate(ORDINAL_WORDS[1:], 4)}}
+_PART = rf"(?:{'|'.join(PARTS)})s?"
+FRACTION = re.compile(rf"(?<![\w-])(?i:(?P<count>a|one|{'|'.join(UNDER_TWENTY[2:11])})(?:-|\s+(?={_PART}\s+of\b))"
+                      rf"(?P<part>{_PART}))(?![\w-])")
+# Beside a month, an ordinal is a date, which Spanish says with the number ("on the tenth of May" -> "el diez de mayo").
 MONTH_AFTER = re.compile(rf"\s+of\s+(?:{MONTH})\b")
 MONTH_BEFORE = re.compile(rf"\b(?:{MONTH})\s+(?:the\s+)?$")
 # After these words "2 millones" takes no "de" before them: they are no noun it counts.
@@ -265,9 +271,10 @@ def ordinal_words(source):
     [('fourth', 4, False), ('tenth', 10, True)]
     """
     found = []
+    fractions = [fraction.span("part") for fraction in FRACTION.finditer(source)]
     for match in ORDINAL_WORD.finditer(source):
         before, after = source[:match.start()], source[match.end():]
-        if FRACTION.search(before) or (match.group()[0].isupper() and not opens_sentence(source, match.start())):
+        if match.span() in fractions or (match.group()[0].isupper() and not opens_sentence(source, match.start())):
             continue
         is_date = bool(MONTH_AFTER.match(after) or MONTH_BEFORE.search(before))
         found.append((match, ORDINAL_WORDS.index(match.group().lower()) + 3, is_date))
@@ -283,6 +290,33 @@ def spanish_ordinal(value):
     """
     stem = SPANISH_ORDINALS[value - 1]
     return stem if stem.endswith("r") else stem + "o"
+
+
+def _part(match):
+    """The value of the part of the fraction `match` (`FRACTION`): 3 for "third" or "thirds"."""
+    return PARTS[match["part"].lower().removesuffix("s")]
+
+
+def said_fraction(match):
+    """A regular expression of the part of the fraction `match` (`FRACTION`) in Spanish, as a noun ("tercio", "cuartos")
+    or an ordinal before "parte" ("tercera parte"); not as the ordinal alone ("Uno tercer del dinero").
+
+    >>> [bool(re.search(said_fraction(FRACTION.search("a third of it")), text)) for text in ("un tercio", "la tercera parte",
+    ...                                                                                      "el tercer", "tres")]
+    [True, True, False, False]
+    """
+    noun = "tercio" if _part(match) == 3 else SPANISH_ORDINALS[_part(match) - 1] + "o"
+    return rf"(?i:(?<!\w)(?:{noun}s?|{SPANISH_ORDINALS[_part(match) - 1]}as?\s+partes?)(?!\w))"
+
+
+def spanish_fraction(match):
+    """The fraction `match` (`FRACTION`) as Spanish says it, its part a noun.
+
+    >>> [spanish_fraction(match) for match in FRACTION.finditer("A quarter of it, two thirds of them, one-fifth.")]
+    ['un cuarto', 'dos tercios', 'un quinto']
+    """
+    count, part = word_value(match["count"]), "tercio" if _part(match) == 3 else spanish_ordinal(_part(match))
+    return f"{'un' if count == 1 else spanish_number(count)} {part}{'s' if count > 1 else ''}"
 
 
 def said(value):

@@ -111,3 +111,21 @@ def agreeing(translation):
     """
     translation = _FEMININE_ORDINAL.sub(lambda m: m[1] + (m[2] + "a" if m[2] else m[3] + "ª"), translation)
     return _SHORT_ORDINAL.sub(r"\1o", translation)
+
+
+# "de" and "a" before the article "el", which Spanish always contracts, and "el" before "un", which it never writes:
+# the model, often beside a stand-in or a word written back ("45 de el dinero", "El 45 de la Tierra" -> "El un
+# tercio"), may. Not before "él", a pronoun, nor "El", a name's ("de El Salvador"); "la una" is an hour.
+_UNCONTRACTED = re.compile(r"(?<!\w)([Dd]e|[Aa]) el(?!\w)")
+_ARTICLE_BEFORE_UN = re.compile(r"(?<!\w)(?:(E)|e)l (u)(?=n(?!\w))")
+
+
+def articles(translation):
+    """`translation` with its articles as Spanish writes them: "de el" and "a el" contracted ("del", "al"), no "el"
+    before "un".
+
+    >>> articles("A el final, el un tercio de el dinero es de él, de El Salvador. El un tercio.")
+    'Al final, un tercio del dinero es de él, de El Salvador. Un tercio.'
+    """
+    translation = _UNCONTRACTED.sub(r"\1l", translation)
+    return _ARTICLE_BEFORE_UN.sub(lambda m: "U" if m[1] else "u", translation)
