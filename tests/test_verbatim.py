@@ -65,6 +65,7 @@ def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     ("Tom is here at 6 p.m. and 9 p.m.", [("time", "6 p.m."), ("time", "9 p.m")]),  # the last stop ends the sentence
     ("Tom No. 5 is here", [("numbered", "n.º 5")]),  # "No." before a number is no part of a name
     ("Tom is from the 19th century", [("century", "siglo XIX")]),  # in Roman numerals, as Spanish writes it
+    ("Tom has a 1:100 map", [("serial", "1:100")]),  # a ratio whose second number is no time's minutes
 ])
 def test_rare_names_and_numbers_of_two_digits_or_more_are_protected(text, expected):
     assert values(text) == expected
