@@ -422,10 +422,13 @@ def test_a_name_passed_through_beside_a_span_joins_it():
     ("We drove to Salt Lake City.", "Fuimos a la ciudad.", []),  # the name dropped: no garbling this check can see
     ("We met Jean-Luc Picard.", "Conocimos a Jean-Luc Picard.", []),  # a word's parts copied are the word copied
     ("We met Jean-Luc Picard.", "Conocimos a Luc Picard.", ["Jean-Luc Picard"]),
-    ("We met Tom Monday.", "Conocimos a Tom el lunes.", []),  # a word the corpus knows capitalised, said its way
+    ("We met Tom Monday.", "Conocimos a Tom el lunes.", []),  # a weekday, said in Spanish
+    ("We climbed Mt Fuji.", "Escalamos el monte Fuji.", []),  # a word the corpus knows capitalised, said its way before
+    ("He plays for Manchester United.", "Él juega a Manchester.", ["Manchester United"]),  # after, it was dropped
+    ("He plays for Manchester United.", "Él juega a Manchester United.", []),
 ])
 def test_a_name_copied_in_part_or_a_word_of_it_repeated_is_garbled(source, translation, garbled):
-    counts = {"we": 9, "Tom": 9, "Monday": 9, "salt": 9, "lake": 9, "city": 9}
+    counts = {"we": 9, "Tom": 9, "Monday": 9, "salt": 9, "lake": 9, "city": 9, "Mt": 9, "United": 9, "he": 9}
     assert garbling.garbled_names(translation, source, counts) == garbled
 
 

@@ -152,9 +152,10 @@ def garbled_names(translation, source, counts):
     """The names of two words or more in `source` that `translation` garbled: copied in part, the rest neither
     copied nor written as capitalised words of its own ("Salt Lake City" -> "Lake City", "Mexico City" ->
     "México de México"), or a copied word written more often than the source writes it ("Cape de Cape").
-    A name translated whole ("Nueva York", "Ciudad de México", "Juegos Olímpicos") is no garbling, nor a word
-    that the corpus `counts` show often and mostly capitalised, which the model knows on its own and may
-    write in lower case ("Tom Monday" -> "Tom el lunes", "Mt Fuji" -> "monte Fuji").
+    A name translated whole ("Nueva York", "Ciudad de México", "Juegos Olímpicos") is no garbling, nor a month or
+    weekday ("Tom Monday" -> "Tom el lunes"), nor a word before the words copied that the corpus `counts` show
+    often and mostly capitalised, which the model knows on its own and may write in lower case ("Mt Fuji" -> "monte
+    Fuji"); after them, such a word not written was dropped ("Manchester United" -> "Manchester").
 
     >>> counts = {"we": 9}
     >>> [garbled_names(out, "We drove to Salt Lake City.", counts) for out in ("Fuimos a Lake City.",
@@ -179,7 +180,11 @@ def garbled_names(translation, source, counts):
     garbled = []
     for run, words in runs:
         copied = [_folded(word) for word in words if written[_folded(word)]]
-        known = [word for word in words if counts.get(word, 0) >= MIN_COUNT and counts[word] > counts.get(word.lower(), 0)]
+        # A known word before the words copied may be said in Spanish, as Spanish says a title or a place's kind
+        # before the name ("monte Fuji"); after them, one not written was dropped ("Manchester United" -> "Manchester").
+        first_copied = next((i for i, word in enumerate(words) if written[_folded(word)]), len(words))
+        known = [word for i, word in enumerate(words) if DAYS.fullmatch(word) or (
+            i < first_copied and counts.get(word, 0) >= MIN_COUNT and counts[word] > counts.get(word.lower(), 0))]
         missing = [word for word in words if not written[_folded(word)] and word not in known]
         if copied and (len(missing) > own or any(written[word] > in_source[word] for word in copied)):
             garbled.append(run)
