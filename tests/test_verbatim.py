@@ -103,6 +103,7 @@ def test_the_translator_repairs_invented_words(recording, monkeypatch):
     ("Tom nació en 45.", "Tom nació el 3 de marzo de 1998."),  # a day takes "el" in Spanish
     ("En 45 nació Tom.", "El 3 de marzo de 1998 nació Tom."),
     ("Tom vive en Lima desde el 45.", "Tom vive en Lima desde el 3 de marzo de 1998."),  # another "en" stays
+    ("Tom nació a las 45.", "Tom nació al 3 de marzo de 1998."),  # the stand-in read as an hour
 ])
 def test_a_written_date_comes_back_in_spanish_after_el(translation, restored):
     source = "Tom was born on March 3, 1998."
@@ -202,6 +203,23 @@ def test_a_dropped_stand_in_is_put_back_and_a_repeated_one_kept_once():
     # The one kept is the one nearest the span's relative place in the source (the middle of "250" is 5/8 in).
     assert verbatim.restore("John tiene 45 gatos 45.", source, spans, meanings) == (
         "Olusegun tiene gatos 250.", ["'45' came out 2 times: one kept"])
+
+
+@pytest.mark.parametrize("source, protected, model, restored", [
+    # A span's own full stop before the model's closing one reads as one.
+    ("Tom opens at 9 a.m. sharp.", "Tom opens at 45 sharp.", "Tom abre a las 45.", "Tom abre a las 9 a.m."),
+    # "etc." stands behind a name, its full stop the sentence's where it ends it ("los huevos, la etuada").
+    ("Tom needs bread, eggs, etc.", "Tom needs bread, eggs, John.", "Tom necesita pan, huevos, John.",
+     "Tom necesita pan, huevos, etc."),
+    ("Tom buys eggs, etc. at noon.", "Tom buys eggs, John at noon.", "Tom compra huevos, John al mediodía.",
+     "Tom compra huevos, etc. al mediodía."),
+    ("Tom is 2½ years old.", "Tom is 45 years old.", "Tom tiene 45 años.", "Tom tiene 2½ años."),  # a fraction in one sign
+])
+def test_a_span_ending_in_a_full_stop_is_written_back_with_one(source, protected, model, restored):
+    spans = verbatim.find(source, COUNTS)
+    text, meanings = verbatim.protect(source, spans)
+    assert text == protected
+    assert verbatim.restore(model, source, spans, meanings) == (restored, [])
 
 
 def test_a_span_beyond_the_stand_ins_is_left_as_written_and_still_checked():

@@ -8,16 +8,17 @@ as fits. The translations of one text's pieces are joined with spaces, in order.
 import logging
 import re
 
-from translator.words import SENTENCE_END, TITLES
+from translator.words import MONTHS_SHORT, SENTENCE_END, TITLES
 
 logger = logging.getLogger(__name__)
 
 # A sentence ends at . ! ? (or …) followed by space, but not after a title: "Dr. Okonkwo" is one name; nor after
-# "No." before a number ("Apartment No. 5"); nor after an abbreviation such as "a.m." or "e.g." when a lower-case
-# word follows: "at 9 a.m. and then" is one sentence.
-ABBREVIATION = r"\b[A-Za-z]\.[A-Za-z]\."
+# "No." or a month's abbreviation before a number ("Apartment No. 5", "on Dec. 12th"); nor after an abbreviation
+# such as "a.m.", "e.g." or "etc." when a lower-case word follows: "at 9 a.m. and then" is one sentence.
+ABBREVIATION = r"(?:\b[A-Za-z]\.[A-Za-z]\.|\betc\.)"
+BEFORE_NUMBER = "|".join(rf"(?<=\b{word}\.)" for word in ("No", *MONTHS_SHORT))
 SENTENCE_BREAK = re.compile(rf"(?<=[{SENTENCE_END}])" + "".join(rf"(?<!\b{title}\.)" for title in TITLES)
-                            + rf"(?<!{ABBREVIATION})(?!(?<=\bNo\.)\s+\d)\s+|(?<={ABBREVIATION})\s+(?![a-z])")
+                            + rf"(?<!{ABBREVIATION})(?!(?:{BEFORE_NUMBER})\s+\d)\s+|(?<={ABBREVIATION})\s+(?![a-z])")
 
 
 def split_sentences(text):
@@ -27,10 +28,10 @@ def split_sentences(text):
     ['Hi there.', 'How are you?', 'Fine!']
     >>> split_sentences("   ")
     []
-    >>> split_sentences("Open at 9 a.m. and shut at 5 p.m. Come early.")
-    ['Open at 9 a.m. and shut at 5 p.m.', 'Come early.']
-    >>> split_sentences("Apartment No. 5 is empty. I said no. 12 came.")
-    ['Apartment No. 5 is empty.', 'I said no.', '12 came.']
+    >>> split_sentences("Open at 9 a.m. and shut at 5 p.m. Come early. Buy eggs, etc. at noon.")
+    ['Open at 9 a.m. and shut at 5 p.m.', 'Come early.', 'Buy eggs, etc. at noon.']
+    >>> split_sentences("Apartment No. 5 is empty. I said no. 12 came. We met on Dec. 12th.")
+    ['Apartment No. 5 is empty.', 'I said no.', '12 came.', 'We met on Dec. 12th.']
     """
     return [sentence for sentence in SENTENCE_BREAK.split(" ".join(text.split())) if sentence]
 

@@ -76,15 +76,22 @@ def american(text, counts):
 
 # Typographic marks as the corpus' English writes them.
 STRAIGHT = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "…": "..."})
+# Latin abbreviations the corpus never writes, in the words it writes for them ("e.g." -> "g con un sí").
+SPELLED_OUT = {"e.g.": "for example", "i.e.": "that is"}
+_ABBREVIATED = re.compile(r"(?<![\w.])(?i:e\.\s?g|i\.\s?e)\.(?!\w)")
 
 
 def as_the_corpus(text, counts):
-    """`text` as the corpus writes English: straight quotes, and British spellings made `american`.
+    """`text` as the corpus writes English: straight quotes, "e.g." and "i.e." in words, and British spellings made
+    `american`.
 
-    >>> print(as_the_corpus("It’s “grey”…", {"gray": 9}))
-    It's "gray"...
+    >>> print(as_the_corpus("It’s “grey”… E.g. this, i.e. that.", {"gray": 9}))
+    It's "gray"... For example this, that is that.
     """
-    return american(text.translate(STRAIGHT), counts)
+    def spelled_out(match):
+        words = SPELLED_OUT["".join(match.group().split()).lower()]
+        return words.capitalize() if match.group()[0].isupper() else words
+    return american(_ABBREVIATED.sub(spelled_out, text.translate(STRAIGHT)), counts)
 
 
 def uncapitalised(text, counts):

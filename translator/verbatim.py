@@ -52,7 +52,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from translator.words import TITLES, WORD, opens_sentence
+from translator.words import MONTHS_SHORT, TITLES, WORD, opens_sentence
 
 # Stand-ins that the shipped model copies verbatim in every sentence frame tried (bench/RESULTS.md).
 STAND_INS = {
@@ -74,7 +74,7 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
           "December")
 MESES = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre",
          "diciembre")
-MONTH = "|".join(MONTHS) + "|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec"
+MONTH = "|".join(MONTHS + MONTHS_SHORT)
 # Units and currency codes written after a number, and currencies written before it: "250 ml", "4 USD" and
 # "US$ 899" are one span each, so that the model cannot drop the unit ("250 de leche"), the number with it ("o a
 # USD") or the currency ("Estados Unidos 899").
@@ -82,6 +82,8 @@ CODES = "USD|EUR|GBP|JPY|CHF|CAD|AUD|MXN|BTC|ETH"
 UNITS = f"km/h|m/s|mm|cm|km|mi|mg|kg|ml|cl|lbs?|oz|ft|mph|kph|kWh|kW|mAh|GHz|MHz|kHz|Hz|GB|MB|KB|TB|°[CF]|°|m|g|l|{CODES}"
 SIGNS = "$€£¥₹₩₽₺₪₫₱₴₦¢"
 CURRENCY = rf"(?:[A-Z]{{1,3}}\$\s?|[{SIGNS}]|(?:{CODES})\s)"
+# Fractions in one sign, alone or after a whole number ("2½", "¾"), which the model reads as no number ("anima años").
+VULGAR = "½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒"
 # "1.2k", "$1.5M", "3bn": a thousand, a million, a billion, written after the digits ("221B" is a code).
 MULTIPLIER = r"(?:[kKM]|bn)"
 # Lower-case words inside a name: "Rio de Janeiro", "Leonardo da Vinci", "Ludwig van Beethoven".
@@ -129,16 +131,19 @@ KINDS = (
     Kind("serial", r"(?<![\w-])\d+(?:-\d+)+(?![\w-])|(?<![\w/.,])\d+/\d+(?![\w/]|[.,]\d)"
                    r"|(?<![\w:.,])\d+(?::\d+)+(?![\w:]|[.,]\d)", "number",
          ("90210-1234", "978-3-16-148410-0", "1-800-555-0199", "120/80", "24/7", "3:1", "16:9")),
-    Kind("number", rf"(?<![\w.,])[-+−]?{CURRENCY}?\d+(?:[.,]\d+)*{MULTIPLIER}?(?:%|[{SIGNS}]|\s?(?:{UNITS})(?![\w/°]))?"
-                   rf"(?![\w])|(?<![\w.,])[-+−]?[{SIGNS}]\d+\w*",
+    Kind("number", rf"(?<![\w.,])[-+−]?{CURRENCY}?(?:\d+(?:[.,]\d+)*[{VULGAR}]?|[{VULGAR}]){MULTIPLIER}?"
+                   rf"(?:%|[{SIGNS}]|\s?(?:{UNITS})(?![\w/°]))?(?![\w])|(?<![\w.,])[-+−]?[{SIGNS}]\d+\w*",
          "number", ("8,336,817", "3.14", "-5", "$20", "€1,200.50", "45%", "1999", "250 ml", "90 km/h", "98.6 °F", "4 USD",
-                    "US$ 899", "CHF 20", "₹500", "1.2k", "$1.5M")),
+                    "US$ 899", "CHF 20", "₹500", "1.2k", "$1.5M", "2½", "¾")),
     Kind("code", r"(?<![\w-])(?!\d+(?:st|nd|rd|th|s)\b)(?=[\w.#&*+=~^-]*[\d_])(?=[\w.#&*+=~^-]*[A-Za-z])"
                  r"[A-Za-z0-9]+(?:[._#&*+=~^-][A-Za-z0-9]+)*(?![\w-])"
                  r"|(?<!\w)[A-Za-z][a-z]*[A-Z][a-z][A-Za-z]*(?:\s\d+[A-Za-z]*)?(?!\w)"
                  r"|(?<![\w+])(?:Ctrl|Alt|Shift|Cmd|Option|Fn|Win)(?:\+\w+)+(?![\w+])|(?<![\w-])--[A-Za-z][\w-]*", "name",
          ("SUMMER2027", "221B", "BA117", "v2.3.1", "iPhone 15", "PlayStation 5", "hunter2", "max_retries", "HomeNet_5G",
           "Xk7#pQ2", "Ctrl+Alt+Delete", "--dry-run")),
+    # "etc." ends a list the model reads as one more item: "huevos, la etuada" unless a name stands in for it. Its
+    # full stop is the span's only when the sentence goes on: a sentence the model sees end in none runs on.
+    Kind("etc", r"(?<![\w.])etc(?:\.(?!\s*$))?(?!\w)", "name", ("etc",)),
     Kind("title", rf"\b(?:{'|'.join(TITLES)})\.?\s{CAPITALISED}(?:\s{CAPITALISED})*", "name",
          ("Dr. Okonkwo", "Mrs. Smith", "Prof. Ada Lovelace")),
     # Emoji (with skin tones, joined sequences and flags) are no text for the model, which writes words for them
@@ -149,7 +154,8 @@ KINDS = (
 )
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
-ALWAYS = {"url", "email", "handle", "path", "written_date", "numbered", "century", "time", "phone", "date", "serial", "code", "title", "symbol"}
+ALWAYS = {"url", "email", "handle", "path", "written_date", "numbered", "century", "time", "phone", "date", "serial", "code", "etc",
+          "title", "symbol"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
 # (as the corpus writes it), a written date in the model's own Spanish, a number with a separator, "2,000 books"
@@ -553,13 +559,18 @@ def restore(translation, source, spans, meanings):
         pattern = re.compile("|".join(rf"(?<!\w){re.escape(form)}(?!\w)" for form in span_of))
         translation = pattern.sub(lambda match: _cased(span_of[match.group()], source, translation, match.start()),
                                   translation)
+    # A span that ends with a full stop ("9 a.m.") before the model's closing one reads one: not "a las 9 a.m..".
+    for value in {span.value for span in spans if span.value.endswith(".")}:
+        translation = translation.replace(value + ".", value)
     # A span left as written whose value is Spanish (a glossary's term, a written date) is put in Spanish last.
     rewritten = {source[s.start:s.end]: s.value for s in spans if id(s) not in stand_in_of and s.value != source[s.start:s.end]}
     for written, spanish in rewritten.items():
         translation = re.sub(rf"(?<!\w){re.escape(written)}(?!\w)", lambda _, spanish=spanish: spanish, translation)
-    # Spanish says "el" before a day ("nació el 3 de marzo"); before its stand-in, a number, the model wrote "en".
+    # Spanish says "el" before a day ("nació el 3 de marzo"); before its stand-in, a number, the model wrote "en", or
+    # "a las", reading it as an hour ("se mudó a las 12 de diciembre" -> "al 12 de diciembre").
     for day in {span.value for span in spans if span.kind == "written_date"}:
         translation = re.sub(rf"(?<!\w)([Ee])n (?={re.escape(day)})", r"\1l ", translation)
+        translation = re.sub(rf"(?<!\w)([Aa]) las (?={re.escape(day)})", r"\1l ", translation)
     return spanish_months(translation, source), notes
 
 

@@ -18,6 +18,8 @@ SENTENCE_END = ".!?…"
 SENTENCE_OPEN = "¿¡\"«("
 # Titles before a name: their full stop ends no sentence, and "Dr. Okonkwo" is one name to keep.
 TITLES = ("Dr", "Mr", "Mrs", "Ms", "Prof", "Sr", "Sra", "St")
+# Months as written short: before a number ("Dec. 12th") their full stop ends no sentence either.
+MONTHS_SHORT = ("Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec")
 
 
 def opens_sentence(text, start):
