@@ -144,6 +144,8 @@ def test_a_date_with_its_months_name_comes_out_as_spanish_writes_it(tiny_transla
     ("We drove to Salt Lake City.", {"We drove to John.": "Fuimos a John."}, True, "Fuimos a Salt Lake City.",
      [["We drove to John."]]),
     ("We live in Mexico City.", {}, True, "Vivimos en la Ciudad de México.", []),  # translated whole: kept
+    # A name the corpus' Spanish writes as it is, lost: changed or dropped.
+    ("He quotes Lincoln.", {"He quotes John.": "Él cita a John."}, True, "Él cita a Lincoln.", [["He quotes John."]]),
 ])
 def test_a_name_the_model_knows_but_garbled_is_passed_through_in_a_second_decoding(tiny_translator, monkeypatch, source,
                                                                                    answers, placeholders, expected,
@@ -152,12 +154,14 @@ def test_a_name_the_model_knows_but_garbled_is_passed_through_in_a_second_decodi
                                                       "He said Bill John won.": "Él dijo que Billaría John ganó.",
                                                       "We drove to Salt Lake City.": "Fuimos a Lake City.",
                                                       "We live in Mexico City.": "Vivimos en la Ciudad de México.",
-                                                      **answers})
+                                                      "He quotes Lincoln.": "Él cita a los padres.", **answers})
     monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "train": 9, "goes": 9, "San": 9, "Francisco": 9,
                                                          "He": 9, "said": 9, "bill": 9, "won": 9, "we": 9, "drove": 9,
-                                                         "salt": 9, "lake": 9, "city": 9, "live": 9, "Mexico": 9})
+                                                         "salt": 9, "lake": 9, "city": 9, "live": 9, "Mexico": 9,
+                                                         "quotes": 9, "Lincoln": 9})
     monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"tren", "va", "a", "él", "dijo", "que", "ganó", "fuimos",
-                                                               "vivimos", "en", "ciudad", "de", "méxico"})
+                                                               "vivimos", "en", "ciudad", "de", "méxico", "cita", "los",
+                                                               "padres", "lincoln"})
     monkeypatch.setattr(tiny_translator, "placeholders", placeholders)
     assert tiny_translator.translate(source) == expected
     assert decoded == [[verbatim.protect(source, verbatim.find(source, tiny_translator.word_counts))[0]], *second]
@@ -448,6 +452,22 @@ def test_a_name_passed_through_beside_a_span_joins_it():
 def test_a_name_copied_in_part_or_a_word_of_it_repeated_is_garbled(source, translation, garbled):
     counts = {"we": 9, "Tom": 9, "Monday": 9, "salt": 9, "lake": 9, "city": 9, "Mt": 9, "United": 9, "he": 9}
     assert garbling.garbled_names(translation, source, counts) == garbled
+
+
+@pytest.mark.parametrize("translation, lost", [
+    # Names not written, more than the capitalised words written of the translation's own ("Tokio"): all are given.
+    ("Él le pidió que fuera a Tokio con Tom.", ["Lincoln", "Tokyo"]),  # "Lincoln" dropped
+    ("Él le pidió al detective que fuera a Tokio con Tom.", ["Lincoln", "Tokyo"]),  # changed for another word
+    ("Él le pidió a Lincoln que fuera a Tokio con Tom.", []),
+    ("Él le pidió a Lincoln que fuera con Tom.", ["Tokyo"]),
+    ("Él le pidió a Lincoln que fuera a Tokio.", ["Tokyo", "Tom"]),
+    ("Él le pidió a Lincoln que fuera a Tokio con Tom en fiestas. Ok.", []),  # "Christmas", "TV" and "He": no names
+])
+def test_a_name_the_corpus_spanish_writes_as_it_is_must_be_written(translation, lost):
+    source = "He asked Lincoln to go to Tokyo with Tom at Christmas. He has TV."
+    counts = {"he": 9, "He": 90, "Lincoln": 9, "lincoln": 1, "Tokyo": 9, "Tom": 9, "Christmas": 9, "TV": 9}
+    lexicon = {"lincoln", "tokyo", "tom", "christmas", "tv", "he"}
+    assert garbling.lost_names(translation, source, counts, lexicon) == lost
 
 
 @pytest.mark.parametrize("model, retry, expected", [

@@ -18,10 +18,11 @@ still gets wrong is found in its translation, judged against the source:
   left fewer sentences with an invented word and cost less BLEU
   (bench/RESULTS.md).
 - **Garbled names**: a translation that invents a capitalised word, a name the
-  corpus shows but the model garbled ("San Francisco" -> "Sanupe"), or copies a
+  corpus shows but the model garbled ("San Francisco" -> "Sanupe"), copies a
   name of several words in part ("Salt Lake City" -> "Lake City",
-  `garbled_names`), is decoded again with its names passed through
-  (`name_spans`).
+  `garbled_names`), or loses a name the corpus' Spanish writes as it is
+  ("He quotes Shakespeare." -> "Él cita a los padres.", `lost_names`), is
+  decoded again with its names passed through (`name_spans`).
 - **Wrong numbers**: a translation that changes a number or drops a small
   number ("3 items" -> "35", "six jobs" -> "un trabajo", `wrong_numbers`), or
   says a number with a scale as another ("50 million" -> "50 mil millones":
@@ -34,7 +35,7 @@ still gets wrong is found in its translation, judged against the source:
 
 `translator.translate` keeps the second decoding when it has fewer of these
 faults, the worst first: numbers changed, days changed, numbers dropped,
-names garbled, words invented.
+names garbled or lost, words invented.
 """
 
 import collections
@@ -43,15 +44,17 @@ import unicodedata
 
 from translator import numbers, spanish, verbatim
 from translator.verbatim import MESES, MIN_COUNT, MONTHS, NAME, PARTICLES, Span
-from translator.words import WORD, opens_sentence
+from translator.words import WORD, opens_sentence, starts_sentence
 
 # An invented word this far (a share of the sentence's length) from every rare source word garbles another word.
 FAR = 0.2
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 DIAS = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
 SPANISH_DAYS = re.compile(rf"(?<!\w)(?:{'|'.join(MESES + DIAS)})(?!\w)")
-# Months and weekdays, capitalised as names are, are words the model translates ("on Sundays" -> "los domingos").
-DAYS = re.compile(rf"(?:{'|'.join(MONTHS + WEEKDAYS)})s?")
+# Months, weekdays and feasts, capitalised as names are, are words the model translates ("on Sundays" -> "los
+# domingos", "Christmas" -> "Navidad").
+FEASTS = ("Christmas", "Easter", "Thanksgiving")
+DAYS = re.compile(rf"(?:{'|'.join(MONTHS + WEEKDAYS + FEASTS)})s?")
 
 
 def rare_words(source, lexicon, counts):
@@ -105,8 +108,8 @@ def name_spans(source, counts, spans):
     Billaría") or garbled a name (`garbled_names`). A run takes the place of the spans inside it; one across a
     span's edge, or holding a span whose value is not its text (a glossary's term), is left out; one beside a
     span joins it (`verbatim.joined`).
-    Neither "I" nor a first word the corpus knows in lower case ("The") is part of a run, and months and weekdays
-    alone are none.
+    Neither "I" nor a first word the corpus knows in lower case ("The") is part of a run, and months, weekdays and
+    feasts (`DAYS`) alone are none.
 
     >>> [s.value for s in name_spans("The Golden Gate is in San Francisco on Sundays, I think.", {"the": 9}, [])]
     ['Golden Gate', 'San Francisco']
@@ -152,8 +155,8 @@ def garbled_names(translation, source, counts):
     """The names of two words or more in `source` that `translation` garbled: copied in part, the rest neither
     copied nor written as capitalised words of its own ("Salt Lake City" -> "Lake City", "Mexico City" ->
     "México de México"), or a copied word written more often than the source writes it ("Cape de Cape").
-    A name translated whole ("Nueva York", "Ciudad de México", "Juegos Olímpicos") is no garbling, nor a month or
-    weekday ("Tom Monday" -> "Tom el lunes"), nor a word before the words copied that the corpus `counts` show
+    A name translated whole ("Nueva York", "Ciudad de México", "Juegos Olímpicos") is no garbling, nor one of
+    `DAYS` ("Tom Monday" -> "Tom el lunes"), nor a word before the words copied that the corpus `counts` show
     often and mostly capitalised, which the model knows on its own and may write in lower case ("Mt Fuji" -> "monte
     Fuji"); after them, such a word not written was dropped ("Manchester United" -> "Manchester").
 
@@ -175,8 +178,7 @@ def garbled_names(translation, source, counts):
         return []  # most sentences: nothing to fold
     written = collections.Counter(_folded(word) for word in WORD.findall(translation))
     in_source = collections.Counter(_folded(word) for word in WORD.findall(source))
-    own = sum(1 for word in WORD.finditer(translation)
-              if word.group()[0].isupper() and not opens_sentence(translation, word.start()) and not in_source[_folded(word.group())])
+    own = _own_names(translation, source)
     garbled = []
     for run, words in runs:
         copied = [_folded(word) for word in words if written[_folded(word)]]
@@ -189,6 +191,37 @@ def garbled_names(translation, source, counts):
         if copied and (len(missing) > own or any(written[word] > in_source[word] for word in copied)):
             garbled.append(run)
     return garbled
+
+
+def _own_names(translation, source):
+    """How many capitalised words inside its sentences `translation` writes that `source` does not: names said
+    the model's way ("Nueva York", "Tokio", "Navidad")."""
+    in_source = {_folded(word) for word in WORD.findall(source)}
+    return sum(1 for word in WORD.finditer(translation) if word.group()[0].isupper()
+               and not starts_sentence(translation, word.start()) and _folded(word.group()) not in in_source)
+
+
+def lost_names(translation, source, counts, lexicon):
+    """The names of `source` that `translation` does not write, when they are more than the capitalised words it
+    writes of its own (which may say them its way: "Tokyo" -> "Tokio"): names lost, dropped ("He asked Lincoln
+    to say a few words." -> "Él le pidió que digan unas pocas palabras.") or changed ("He often quotes from
+    Shakespeare." -> "Él a menudo cita de los padres."). A name here is a capitalised word inside a sentence (not
+    in capitals, not one of `DAYS`) that the corpus `counts` show mostly capitalised and its Spanish, the
+    `lexicon`, writes as it is, so that the model learned to copy it ("Lincoln", "India").
+
+    >>> counts, lexicon = {"he": 9, "Lincoln": 9, "lincoln": 1, "Tokyo": 9}, {"lincoln", "tokyo"}
+    >>> [lost_names(out, "He asked Lincoln to go to Tokyo.", counts, lexicon) for out in (
+    ...     "Él le pidió a Lincoln que fuera a Tokio.", "Él le pidió que fuera a Tokio.")]
+    [[], ['Lincoln', 'Tokyo']]
+    """
+    names = [match.group() for match in WORD.finditer(source) if match.group()[0].isupper() and match.group()[1:].islower()
+             and not starts_sentence(source, match.start()) and not DAYS.fullmatch(match.group())
+             and counts.get(match.group(), 0) > counts.get(match.group().lower(), 0) and match.group().lower() in lexicon]
+    if not names:
+        return []  # most sentences: nothing to fold
+    written = {_folded(word) for word in WORD.findall(translation)}
+    lost = [name for name in names if _folded(name) not in written]
+    return lost if len(lost) > _own_names(translation, source) else []
 
 
 def wrong_numbers(translation, source, keep=()):

@@ -28,7 +28,7 @@ comes in the model's case.
 import re
 
 from translator.verbatim import MIN_COUNT
-from translator.words import WORD, opens_sentence
+from translator.words import WORD, starts_sentence
 
 # Endings and letters British English spells otherwise, as regular expressions on a lower-case word and their
 # American replacements: "colour", "centre", "realise", "analyse", "travelled", "defence", "catalogue",
@@ -112,7 +112,7 @@ def uncapitalised(text, counts):
         word = match.group()
         if not word.isupper() or not (counts.get(word.lower()) or counts.get(word.capitalize())):
             return word
-        if opens_sentence(text, match.start()) or re.search(r"[.!?…][\s\"'¿¡(]*$", text[:match.start()]):
+        if starts_sentence(text, match.start()):
             return word.capitalize()
         return max((word.lower(), word.capitalize()), key=lambda form: counts.get(form, 0))
     return WORD.sub(cased, text)

@@ -191,8 +191,8 @@ class Translator:
     def wider_spans(self, text, translation, spans, keep):
         """`spans` of `text` and the words its `translation` garbled, to pass through in a second decoding: every
         number when it changed or dropped one ("3 items" -> "35", `garbling.number_spans`), the names the model
-        knows when it invented a capitalised word ("San Francisco" -> "Sanupe") or garbled a name ("Salt Lake
-        City" -> "Lake City"; `garbling.name_spans`), and the rare words when it invented a word far from them
+        knows when it invented a capitalised word ("San Francisco" -> "Sanupe"), garbled a name ("Salt Lake
+        City" -> "Lake City") or lost one ("Lincoln" dropped, `garbling.lost_names`; `garbling.name_spans`), and the rare words when it invented a word far from them
         (`garbling.misplaced`) or changed a month or weekday (`garbling.changed_days`). Without placeholders,
         `spans` as they are: the user asked for no stand-ins."""
         if not self.placeholders:
@@ -201,7 +201,8 @@ class Translator:
             spans = garbling.number_spans(text, spans)
         invented = garbling.invented(translation, text, self.lexicon, keep)
         if (any(word.group()[0].isupper() for word in invented)
-                or garbling.garbled_names(translation, text, self.word_counts)):
+                or garbling.garbled_names(translation, text, self.word_counts)
+                or garbling.lost_names(translation, text, self.word_counts, self.lexicon)):
             spans = garbling.name_spans(text, self.word_counts, spans)
         if (garbling.misplaced(translation, text, self.lexicon, self.word_counts, keep)
                 or garbling.changed_days(translation, text)):
@@ -210,12 +211,13 @@ class Translator:
 
     def faults(self, translation, text, keep):
         """What is wrong with `translation` of `text`, worst first, for choosing between two: the numbers it
-        changed, the months and weekdays it changed, the numbers it dropped, the names it garbled, the words it
-        invented (counts of each). A number made up is worse than one left out: a second decoding may merge two
+        changed, the months and weekdays it changed, the numbers it dropped, the names it garbled or lost, the words
+        it invented (counts of each). A number made up is worse than one left out: a second decoding may merge two
         stand-ins into one ("45 to 37" -> "47")."""
         changed, dropped = garbling.wrong_numbers(translation, text, keep)
         return (len(changed), len(garbling.changed_days(translation, text)), len(dropped),
-                len(garbling.garbled_names(translation, text, self.word_counts)),
+                len(garbling.garbled_names(translation, text, self.word_counts))
+                + len(garbling.lost_names(translation, text, self.word_counts, self.lexicon)),
                 len(garbling.invented(translation, text, self.lexicon, keep)))
 
     def decode_protected(self, texts, spans, beam_size=1, shift=0):

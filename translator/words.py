@@ -29,3 +29,14 @@ def opens_sentence(text, start):
     (True, False)
     """
     return not text[:start].strip(" \"'¿¡(")
+
+
+def starts_sentence(text, start):
+    """Whether the word at `start` of `text` opens it (`opens_sentence`) or a sentence within it, after a full stop,
+    question or exclamation mark.
+
+    >>> starts_sentence("Is it? He is.", 7), starts_sentence("Tom, he is.", 5)
+    (True, False)
+    """
+    return opens_sentence(text, start) or bool(re.search(rf"[{SENTENCE_END}][\s{SENTENCE_OPEN}']*$", text[:start]))
+
