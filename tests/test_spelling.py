@@ -1,4 +1,5 @@
-"""British spellings given to the model as the American ones its corpus shows."""
+"""English given to the model as its corpus writes it: American spellings, straight quotes, words for abbreviations, no
+capitals."""
 
 import pytest
 
@@ -32,6 +33,19 @@ def test_a_word_the_corpus_shows_is_left_as_it_is():
 ])
 def test_curly_quotes_and_the_ellipsis_sign_are_written_as_the_corpus_writes_them(typed, written):
     assert spelling.as_the_corpus(typed, COUNTS) == written
+
+
+@pytest.mark.parametrize("typed, written", [
+    ("Where r u?", "Where are you?"), ("BTW, thx", "By the way, thanks"),  # chat, capitalised where typed so
+    ("E.g. Tom, i. e. me.", "For example Tom, that is me."),  # Latin, with or without a space
+    ("Press R or U.", "Press R or U."), ("Make a u-turn.", "Make a u-turn."),  # a key or a letter, not a word
+    ("Tom is gonna go.", "Tom is going to go."), ("Tom is wanna go.", "Tom is wanna go."),  # seen often enough: kept
+    ("ok, Tom", "OK, Tom"),  # a word the corpus writes in capitals only
+    ("See example.com/u/r or u@r.com", "See example.com/u/r or u@r.com"),  # in an address
+])
+def test_abbreviations_the_corpus_does_not_write_are_given_in_its_words(typed, written):
+    counts = {**COUNTS, "wanna": 9, "gonna": 4, "OK": 9, "U": 9}  # "U" of "U.S." is no "u"
+    assert spelling.american(spelling.spelled_out(typed, counts), counts) == written
 
 
 def test_the_model_is_given_the_american_spelling_and_straight_quotes(tiny_translator, monkeypatch):

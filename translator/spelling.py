@@ -1,4 +1,4 @@
-"""English as the training corpus writes it: American spellings, straight quotes, no capitals.
+"""English as the training corpus writes it: American spellings, straight quotes, words for abbreviations, no capitals.
 
 The training corpus writes American English: "color" 45 times, "colour" never;
 "theater" 37, "theatre" never; "realize" 43, "realise" never. A British
@@ -17,9 +17,10 @@ written.
 Typographic quotes and the ellipsis sign are as new to the model: the
 corpus' English writes "'" some 32,000 times and "’" 33, never "“" nor "…";
 "It’s Tom’s car." came out "No está en el coche de Tom.". `as_the_corpus`
-straightens them too. A sentence in capitals is as new ("WHERE IS THE TRAIN
-STATION?" -> "¿De qué comporta IS THE TRAIN STATION?", its words taken for a
-name): `uncapitalised` writes its words in the case the corpus writes them
+straightens them too. Abbreviations the corpus never writes, Latin ("e.g.") or
+of chat ("Where r u?" -> "¿Dónde recuperan?"), are `spelled_out` in its words.
+A sentence in capitals is as new ("WHERE IS THE TRAIN STATION?" -> "¿De qué
+comporta IS THE TRAIN STATION?", its words taken for a name): `uncapitalised` writes its words in the case the corpus writes them
 most ("Where is the train station?"; "TOM" as "Tom", "NASA" as it is where
 the corpus lacks it) before anything else reads it, and the translation
 comes in the model's case.
@@ -62,12 +63,15 @@ def _american(word, counts):
 
 def american(text, counts):
     """`text` with each word the corpus `counts` show fewer than `MIN_COUNT` times spelled the American way, where
-    the corpus shows that spelling more often; capitals kept ("Colour" -> "Color")."""
+    the corpus shows that spelling more often, capitals kept ("Colour" -> "Color"), or in capitals where the corpus
+    writes it so ("ok" -> "OK")."""
     def respelled(match):
         word = match.group()
-        if len(word) < 3 or not word.isalpha() or _known(word.lower(), counts) >= MIN_COUNT:
+        if not word.isalpha() or _known(word.lower(), counts) >= MIN_COUNT:
             return word
-        spelled = _american(word.lower(), counts)
+        if counts.get(word.upper(), 0) >= MIN_COUNT:  # the corpus writes it in capitals: "ok" -> "OK"
+            return word.upper()
+        spelled = _american(word.lower(), counts) if len(word) > 2 else None
         if spelled is None:
             return word
         return spelled.upper() if word.isupper() else spelled.capitalize() if word[0].isupper() else spelled
@@ -76,22 +80,41 @@ def american(text, counts):
 
 # Typographic marks as the corpus' English writes them.
 STRAIGHT = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "…": "..."})
-# Latin abbreviations the corpus never writes, in the words it writes for them ("e.g." -> "g con un sí").
-SPELLED_OUT = {"e.g.": "for example", "i.e.": "that is"}
-_ABBREVIATED = re.compile(r"(?<![\w.])(?i:e\.\s?g|i\.\s?e)\.(?!\w)")
+# Abbreviations the corpus (almost) never writes, Latin and chat, in the words it writes for them: "e.g." -> "g con un
+# sí", "Where r u?" -> "¿Dónde recuperan?".
+SPELLED_OUT = {"e.g.": "for example", "i.e.": "that is", "u": "you", "r": "are", "ur": "your", "pls": "please",
+               "plz": "please", "thx": "thanks", "btw": "by the way", "gonna": "going to", "gotta": "got to",
+               "idk": "I don't know", "congrats": "congratulations", "omg": "oh my God", "tmrw": "tomorrow",
+               "cuz": "because", "msg": "message"}
+# Not inside an address, a path or a handle ("example.com/u/r"), nor a key or a letter in capitals ("Press R").
+_ABBREVIATED = re.compile(r"(?<![\w.'/@#-])(?i:" + "|".join(re.escape(key).replace(r"\.", r"\.\s?").removesuffix(r"\s?")
+                                                         for key in SPELLED_OUT) + r")(?![\w'/@-]|\.\w)")
+
+
+def spelled_out(text, counts):
+    """`text` with the abbreviations of `SPELLED_OUT` that the corpus `counts` show fewer than `MIN_COUNT` times in
+    lower case in the words the corpus writes for them, capitalised where typed so. Before the spans are found: a sentence's first
+    word the corpus lacks ("Btw") would be taken for a name.
+
+    >>> print(spelled_out("E.g. this, i.e. that. Btw, where r u? Press R.", {}))
+    For example this, that is that. By the way, where are you? Press R.
+    """
+    def words(match):
+        typed = "".join(match.group().split())
+        if counts.get(typed.lower(), 0) >= MIN_COUNT or typed in ("U", "R"):  # in lower case: "U" is "U.S."'s too
+            return match.group()
+        spelled = SPELLED_OUT[typed.lower()]
+        return spelled[0].upper() + spelled[1:] if typed[0].isupper() else spelled
+    return _ABBREVIATED.sub(words, text)
 
 
 def as_the_corpus(text, counts):
-    """`text` as the corpus writes English: straight quotes, "e.g." and "i.e." in words, and British spellings made
-    `american`.
+    """`text` as the corpus writes English: straight quotes, and British spellings made `american`.
 
-    >>> print(as_the_corpus("It’s “grey”… E.g. this, i.e. that.", {"gray": 9}))
-    It's "gray"... For example this, that is that.
+    >>> print(as_the_corpus("It’s “grey”…", {"gray": 9}))
+    It's "gray"...
     """
-    def spelled_out(match):
-        words = SPELLED_OUT["".join(match.group().split()).lower()]
-        return words.capitalize() if match.group()[0].isupper() else words
-    return american(_ABBREVIATED.sub(spelled_out, text.translate(STRAIGHT)), counts)
+    return american(text.translate(STRAIGHT), counts)
 
 
 def uncapitalised(text, counts):

@@ -317,8 +317,10 @@ class Translator:
         if beam_size < 1:
             raise UsageError(f"beam size must be at least 1, got {beam_size}")
         single = isinstance(texts, str)
-        # A text in capitals is read, cut into sentences and spans, as the corpus would write it ("WHERE IS TOM?").
-        texts = [spelling.uncapitalised(text, self.word_counts) for text in ([texts] if single else texts)]
+        # A text in capitals is read, cut into sentences and spans, as the corpus would write it ("WHERE IS TOM?"), and
+        # abbreviations it does not write in its words ("Btw" is no name).
+        texts = [spelling.spelled_out(spelling.uncapitalised(text, self.word_counts), self.word_counts)
+                 for text in ([texts] if single else texts)]
         glossaries = glossary if isinstance(glossary, (list, tuple)) else [glossary] * len(texts)
         owners, pieces, sizes = self.pieces(texts)
         # Batches of similar lengths: short sentences do not wait for long ones.
