@@ -66,6 +66,8 @@ def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     ("Tom No. 5 is here", [("numbered", "n.º 5")]),  # "No." before a number is no part of a name
     ("Tom is from the 19th century", [("century", "siglo XIX")]),  # in Roman numerals, as Spanish writes it
     ("Tom has a 1:100 map", [("serial", "1:100")]),  # a ratio whose second number is no time's minutes
+    ("Tom won 4 to 1", [("range", "4 a 1")]),  # a score, a ratio or a range, "to" written as Spanish says it
+    ("Tom is here from 9:00 to 11:30", [("time", "9:00"), ("time", "11:30")]),  # times are spans of their own
 ])
 def test_rare_names_and_numbers_of_two_digits_or_more_are_protected(text, expected):
     assert values(text) == expected
@@ -115,8 +117,9 @@ def test_a_written_date_comes_back_in_spanish_after_el(translation, restored):
     ("Tom is in No. 5 now.", "Tom está en el 45 ahora.", "Tom está en el n.º 5 ahora."),  # as Spanish abbreviates it
     ("Tom is in No.12 now.", "Tom está en el 45 ahora.", "Tom está en el n.º 12 ahora."),
     ("Tom said No. 5 is here.", "Tom dijo que 45 está aquí.", "Tom dijo que n.º 5 está aquí."),
+    ("Tom won 4 to 1.", "Tom ganó 45.", "Tom ganó 4 a 1."),  # a score, "to" as Spanish says it
 ])
-def test_a_number_after_no_comes_back_as_spanish_abbreviates_it(source, translation, restored):
+def test_a_number_after_no_or_a_range_comes_back_as_spanish_writes_it(source, translation, restored):
     spans = verbatim.find(source, COUNTS)
     assert verbatim.restore(translation, source, spans, verbatim.protect(source, spans)[1])[0] == restored
 

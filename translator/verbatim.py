@@ -122,6 +122,10 @@ KINDS = (
          ("March 3, 1998", "June 14th", "4th of August", "2 February 1987", "Sept. 9")),
     Kind("numbered", rf"(?<![\w.]){NUMBERED}", "number", ("No. 5", "No.12")),
     Kind("century", r"(?<![\w.,-])\d{1,2}(?:st|nd|rd|th)\s+century(?!\w)", "number", ("19th century", "21st century")),
+    # Two numbers with "to" between, a range, a ratio or a score: "4 to 1" came out "4 1", "6 to 8 years" "6 para 8 años".
+    # Not a time's ("9:00 to 11:30", spans of their own).
+    Kind("range", r"(?<![\w.,:/-])\d+(?:[.,]\d+)*\s+to\s+\d+(?:[.,]\d+)*(?![\w:/]|[.,]\d)", "number",
+         ("4 to 1", "10 to 15", "1.5 to 2.5")),
     Kind("time", rf"(?<![\w:])\d{{1,2}}(?::\d{{2}}(?::\d{{2}})?(?![\d:])(?:\s?{MERIDIEM})?|\s?{MERIDIEM})", "number",
          ("10:30", "7:45 pm", "9:05 a.m", "6 p.m", "11am")),
     Kind("date", r"(?<![\w/.-])\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?![\w/]|[/.-]\d)", "number", ("12/05/2024", "2024-05-12")),
@@ -154,8 +158,8 @@ KINDS = (
 )
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
-ALWAYS = {"url", "email", "handle", "path", "written_date", "numbered", "century", "time", "phone", "date", "serial", "code", "etc",
-          "title", "symbol"}
+ALWAYS = {"url", "email", "handle", "path", "written_date", "numbered", "century", "range", "time", "phone", "date", "serial",
+          "code", "etc", "title", "symbol"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
 # (as the corpus writes it), a written date in the model's own Spanish, a number with a separator, "2,000 books"
@@ -368,6 +372,8 @@ def find(text, counts, glossary_spans=()):
                 value = "n.º " + re.search(r"\d+", value)[0]
             elif kind == "century":
                 value = spanish_century(value)
+            elif kind == "range":  # "4 to 1" -> "4 a 1"
+                value = re.sub(r"\s+to\s+", " a ", value)
             if not wanted(kind, value, counts) or any(a < end and start < b for a, b in taken):
                 continue
             # A sentence's first word that the corpus has seen ("Help!", seen only capitalised) may be no name.
