@@ -20,10 +20,10 @@ corpus' English writes "'" some 32,000 times and "’" 33, never "“" nor "…"
 straightens them too. Abbreviations the corpus never writes, Latin ("e.g.") or
 of chat ("Where r u?" -> "¿Dónde recuperan?"), are `spelled_out` in its words.
 A sentence in capitals is as new ("WHERE IS THE TRAIN STATION?" -> "¿De qué
-comporta IS THE TRAIN STATION?", its words taken for a name): `uncapitalised` writes its words in the case the corpus writes them
-most ("Where is the train station?"; "TOM" as "Tom", "NASA" as it is where
-the corpus lacks it) before anything else reads it, and the translation
-comes in the model's case.
+comporta IS THE TRAIN STATION?", its words taken for a name): `uncapitalised`
+writes its words in the case the corpus writes them most ("Where is the train
+station?"; "TOM" as "Tom", "NASA" as it is where the corpus lacks it) before
+anything else reads it, and the translation comes in the model's case.
 """
 
 import re
@@ -86,22 +86,24 @@ SPELLED_OUT = {"e.g.": "for example", "i.e.": "that is", "u": "you", "r": "are",
                "plz": "please", "thx": "thanks", "btw": "by the way", "gonna": "going to", "gotta": "got to",
                "idk": "I don't know", "congrats": "congratulations", "omg": "oh my God", "tmrw": "tomorrow",
                "cuz": "because", "msg": "message"}
-# Not inside an address, a path or a handle ("example.com/u/r"), nor a key or a letter in capitals ("Press R").
+# Not inside an address, a path or a handle ("example.com/u/r").
 _ABBREVIATED = re.compile(r"(?<![\w.'/@#-])(?i:" + "|".join(re.escape(key).replace(r"\.", r"\.\s?").removesuffix(r"\s?")
                                                          for key in SPELLED_OUT) + r")(?![\w'/@-]|\.\w)")
 
 
 def spelled_out(text, counts):
     """`text` with the abbreviations of `SPELLED_OUT` that the corpus `counts` show fewer than `MIN_COUNT` times in
-    lower case in the words the corpus writes for them, capitalised where typed so. Before the spans are found: a sentence's first
-    word the corpus lacks ("Btw") would be taken for a name.
+    lower case in the words the corpus writes for them, capitalised where typed so; not "U" or "R" alone, a key or
+    a letter ("Press R"). Before the spans are found: a sentence's first word the corpus lacks ("Btw") would be
+    taken for a name.
 
     >>> print(spelled_out("E.g. this, i.e. that. Btw, where r u? Press R.", {}))
     For example this, that is that. By the way, where are you? Press R.
     """
     def words(match):
         typed = "".join(match.group().split())
-        if counts.get(typed.lower(), 0) >= MIN_COUNT or typed in ("U", "R"):  # in lower case: "U" is "U.S."'s too
+        # Counted in lower case: the corpus' "U" is that of "U.S.", no "u".
+        if counts.get(typed.lower(), 0) >= MIN_COUNT or typed in ("U", "R"):
             return match.group()
         spelled = SPELLED_OUT[typed.lower()]
         return spelled[0].upper() + spelled[1:] if typed[0].isupper() else spelled

@@ -192,9 +192,9 @@ class Translator:
         """`spans` of `text` and the words its `translation` garbled, to pass through in a second decoding: every
         number when it changed or dropped one ("3 items" -> "35", `garbling.number_spans`), the names the model
         knows when it invented a capitalised word ("San Francisco" -> "Sanupe"), garbled a name ("Salt Lake
-        City" -> "Lake City") or lost one ("Lincoln" dropped, `garbling.lost_names`; `garbling.name_spans`), and the rare words when it invented a word far from them
-        (`garbling.misplaced`) or changed a month or weekday (`garbling.changed_days`). Without placeholders,
-        `spans` as they are: the user asked for no stand-ins."""
+        City" -> "Lake City") or lost one ("Lincoln" dropped, `garbling.lost_names`; `garbling.name_spans`), and
+        the rare words when it invented a word far from them (`garbling.misplaced`) or changed a month or weekday
+        (`garbling.changed_days`). Without placeholders, `spans` as they are: the user asked for no stand-ins."""
         if not self.placeholders:
             return spans
         if any(garbling.wrong_numbers(translation, text, keep)):
