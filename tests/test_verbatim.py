@@ -464,6 +464,7 @@ def test_a_name_copied_in_part_or_a_word_of_it_repeated_is_garbled(source, trans
     ("Él le pidió a Lincoln que fuera a Tokio con Tom.", []),
     ("Él le pidió a Lincoln que fuera con Tom.", ["Tokyo"]),
     ("Él le pidió a Lincoln que fuera a Tokio.", ["Tokyo", "Tom"]),
+    ("Él le pidió a Japón que fuera a Tokio con Tom.", ["Lincoln", "Tokyo"]),  # a word of its own says no "Lincoln"
     ("Él le pidió a Lincoln que fuera a Tokio con Tom en fiestas. Ok.", []),  # "Christmas", "TV" and "He": no names
 ])
 def test_a_name_the_corpus_spanish_writes_as_it_is_must_be_written(translation, lost):

@@ -178,7 +178,7 @@ def garbled_names(translation, source, counts):
         return []  # most sentences: nothing to fold
     written = collections.Counter(_folded(word) for word in WORD.findall(translation))
     in_source = collections.Counter(_folded(word) for word in WORD.findall(source))
-    own = _own_names(translation, source)
+    own = len(_own_names(translation, source))
     garbled = []
     for run, words in runs:
         copied = [_folded(word) for word in words if written[_folded(word)]]
@@ -194,18 +194,19 @@ def garbled_names(translation, source, counts):
 
 
 def _own_names(translation, source):
-    """How many capitalised words inside its sentences `translation` writes that `source` does not: names said
-    the model's way ("Nueva York", "Tokio", "Navidad")."""
+    """The capitalised words inside its sentences that `translation` writes and `source` does not, `_folded`: names
+    said the model's way ("Nueva York", "Tokio", "Navidad")."""
     in_source = {_folded(word) for word in WORD.findall(source)}
-    return sum(1 for word in WORD.finditer(translation) if word.group()[0].isupper()
-               and not starts_sentence(translation, word.start()) and _folded(word.group()) not in in_source)
+    return [_folded(word.group()) for word in WORD.finditer(translation) if word.group()[0].isupper()
+            and not starts_sentence(translation, word.start()) and _folded(word.group()) not in in_source]
 
 
 def lost_names(translation, source, counts, lexicon):
     """The names of `source` that `translation` does not write, when they are more than the capitalised words it
-    writes of its own (which may say them its way: "Tokyo" -> "Tokio"): names lost, dropped ("He asked Lincoln
-    to say a few words." -> "Él le pidió que digan unas pocas palabras.") or changed ("He often quotes from
-    Shakespeare." -> "Él a menudo cita de los padres."). A name here is a capitalised word inside a sentence (not
+    writes of its own with the initial of one of them (which may say them its way: "Tokyo" -> "Tokio"): names lost,
+    dropped ("He asked Lincoln to say a few words." -> "Él le pidió que digan unas pocas palabras.") or changed
+    ("He often quotes from Shakespeare." -> "Él a menudo cita de los padres."; "President Lincoln" -> "presidente
+    de Japón"). A name here is a capitalised word inside a sentence (not
     in capitals, not one of `DAYS`) that the corpus `counts` show mostly capitalised and its Spanish, the
     `lexicon`, writes as it is, so that the model learned to copy it ("Lincoln", "India").
 
@@ -213,6 +214,8 @@ def lost_names(translation, source, counts, lexicon):
     >>> [lost_names(out, "He asked Lincoln to go to Tokyo.", counts, lexicon) for out in (
     ...     "Él le pidió a Lincoln que fuera a Tokio.", "Él le pidió que fuera a Tokio.")]
     [[], ['Lincoln', 'Tokyo']]
+    >>> lost_names("El presidente de Japón nació aquí.", "President Lincoln was born here.", counts, lexicon)
+    ['Lincoln']
     """
     names = [match.group() for match in WORD.finditer(source) if match.group()[0].isupper() and match.group()[1:].islower()
              and not starts_sentence(source, match.start()) and not DAYS.fullmatch(match.group())
@@ -221,7 +224,8 @@ def lost_names(translation, source, counts, lexicon):
         return []  # most sentences: nothing to fold
     written = {_folded(word) for word in WORD.findall(translation)}
     lost = [name for name in names if _folded(name) not in written]
-    return lost if len(lost) > _own_names(translation, source) else []
+    initials = {_folded(name)[0] for name in lost}
+    return lost if len(lost) > sum(word[0] in initials for word in _own_names(translation, source)) else []
 
 
 def wrong_numbers(translation, source, keep=()):
