@@ -478,6 +478,7 @@ def test_a_name_the_corpus_spanish_writes_as_it_is_must_be_written(translation, 
     ("Tom tiene 35 gatos.", "Tom tiene 45 gatos.", "Tom tiene 3 gatos."),  # changed: every number hidden
     ("Tom tiene gatos.", "Tom tiene 45 gatos.", "Tom tiene 3 gatos."),  # dropped
     ("Tom tiene 3 gatos de 38.", "Tom tiene 45 gatos.", "Tom tiene 3 gatos."),  # one made up
+    ("Tom tiene 3 3 gatos.", "Tom tiene 45 gatos.", "Tom tiene 3 gatos."),  # one written twice in a row
     ("Tom tiene 3 gatos.", None, "Tom tiene 3 gatos."),  # the model's numbers are the source's: decoded once
     ("Tom tiene tres gatos.", None, "Tom tiene tres gatos."),  # in words: no number changed
     ("Tom tiene gatos.", "Tom tiene 47 gatos.", "Tom tiene gatos."),  # a number made up is worse than one dropped

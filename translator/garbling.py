@@ -51,6 +51,7 @@ FAR = 0.2
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 DIAS = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
 SPANISH_DAYS = re.compile(rf"(?<!\w)(?:{'|'.join(MESES + DIAS)})(?!\w)")
+REPEATED_NUMBER = re.compile(r"(?<![\w.,])(\d+)\s+\1(?!\w|[.,]\d)")
 # Months, weekdays and feasts, capitalised as names are, are words the model translates ("on Sundays" -> "los
 # domingos", "Christmas" -> "Navidad").
 FEASTS = ("Christmas", "Easter", "Thanksgiving")
@@ -253,6 +254,8 @@ def wrong_numbers(translation, source, keep=()):
     ([], [])
     >>> wrong_numbers("Tiene 50 mil millones de personas y cinco soldados.", "It has 50 million people and five hundred soldiers.")
     (['50 mil millones'], ['50 million', 'five hundred'])
+    >>> wrong_numbers("Por cierto, el autobús sale a las 7 7.", "By the way, the bus leaves at 7.")
+    (['7 7'], [])
     >>> wrong_numbers("Vive en la segunda planta.", "She lives on the 2nd floor.")
     ([], [])
     >>> [wrong_numbers(out, "She lives on the 2nd floor.")[1] for out in ("Vive en el piso.", "Vive en el 2ndo piso.",
@@ -286,6 +289,9 @@ def wrong_numbers(translation, source, keep=()):
                                  translation)]
     in_words = numbers.spanish_numbers(translation)
     changed = [number for number in written if number not in held]
+    # A number written twice in a row that the source writes once ("Por cierto, las 7 7.") is one made up.
+    changed += [repeat[0] for repeat in REPEATED_NUMBER.finditer(translation)
+                if not re.search(rf"(?<![\w.,]){repeat[1]}\s+{repeat[1]}(?!\w|[.,]\d)", source)]
     if in_words:  # most translations say no number with a scale: the source's values are not needed
         in_source = numbers.values_in(" ".join([source, *keep]))
         changed += [text for text, values in in_words if in_source.isdisjoint(values)]
