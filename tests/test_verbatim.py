@@ -229,6 +229,14 @@ def test_a_span_ending_in_a_full_stop_is_written_back_with_one(source, protected
     assert verbatim.restore(model, source, spans, meanings) == (restored, [])
 
 
+def test_a_word_the_model_writes_twice_in_a_row_is_written_once(tiny_translator, monkeypatch):
+    speaking(tiny_translator, monkeypatch, {"Tom is here.": "Tom está está aquí aquí aquí.",
+                                            "Tom is in John.": "Tom está en John."})  # a rare name behind a stand-in
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"en"})
+    assert tiny_translator.translate(["Tom is here.", "Tom is in Bora Bora."]) == ["Tom está aquí.",
+                                                                                "Tom está en Bora Bora."]
+
+
 def test_a_span_beyond_the_stand_ins_is_left_as_written_and_still_checked():
     names = "Aa Bb Cc Dd Ee Ff Gg"
     spans = [Span(i * 3, i * 3 + 2, "name", name) for i, name in enumerate(names.split())]

@@ -129,3 +129,20 @@ def articles(translation):
     """
     translation = _UNCONTRACTED.sub(r"\1l", translation)
     return _ARTICLE_BEFORE_UN.sub(lambda m: "U" if m[1] else "u", translation)
+
+
+# A word written twice or more in a row, the model's stutter ("mi seguro seguro", "si si si si"), more often greedy.
+_REPEATED_WORD = re.compile(r"(?<![\w-])([^\W\d_]+)(?:\s+\1)+(?![\w-])", re.IGNORECASE)
+
+
+def unrepeated(translation, source):
+    """`translation` with each word written twice or more in a row written once, unless `source` repeats it so
+    ("Bora Bora").
+
+    >>> unrepeated("¿Puedo usar mi seguro seguro en Bora Bora? Te te veo.", "Can I use my insurance in Bora Bora?")
+    '¿Puedo usar mi seguro en Bora Bora? Te veo.'
+    """
+    def once(match):
+        return match.group() if re.search(rf"(?<![\w-]){re.escape(match.group())}(?![\w-])", source) else match[1]
+    return _REPEATED_WORD.sub(once, translation)
+

@@ -181,10 +181,10 @@ class Translator:
                                                                    beam_size)):
             if self.faults(output, texts[i], keep[i]) < self.faults(restored[i][0], texts[i], keep[i]):
                 restored[i] = output, notes
-        # An ordinal written back in the masculine ("cuarto", "2.º") agrees with the determiner the model put before it,
-        # and the articles are as Spanish writes them ("del", not "de el").
-        outputs = [spanish.articles(spanish.agreeing(
-                       garbling.repair_invented(output, text, self.lexicon, self.word_counts, words)))
+        # A word the model wrote twice in a row is written once, an ordinal written back in the masculine ("cuarto",
+        # "2.º") agrees with the determiner the model put before it, and the articles are as Spanish writes them ("del").
+        outputs = [spanish.articles(spanish.agreeing(spanish.unrepeated(
+                       garbling.repair_invented(output, text, self.lexicon, self.word_counts, words), text)))
                    for (output, _), text, words in zip(restored, texts, keep)]
         return outputs, [notes for _, notes in restored]
 
