@@ -145,4 +145,3 @@ def unrepeated(translation, source):
     def once(match):
         return match.group() if re.search(rf"(?<![\w-]){re.escape(match.group())}(?![\w-])", source) else match[1]
     return _REPEATED_WORD.sub(once, translation)
-
