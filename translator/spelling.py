@@ -141,4 +141,3 @@ def uncapitalised(text, counts):
             return word.capitalize()
         return max((word.lower(), word.capitalize()), key=lambda form: counts.get(form, 0))
     return WORD.sub(cased, text)
-

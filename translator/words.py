@@ -39,4 +39,3 @@ def starts_sentence(text, start):
     (True, False)
     """
     return opens_sentence(text, start) or bool(re.search(rf"[{SENTENCE_END}][\s{SENTENCE_OPEN}']*$", text[:start]))
-
