@@ -67,10 +67,23 @@ def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     ("Tom is from the 19th century", [("century", "siglo XIX")]),  # in Roman numerals, as Spanish writes it
     ("Tom has a 1:100 map", [("serial", "1:100")]),  # a ratio whose second number is no time's minutes
     ("Tom won 4 to 1", [("range", "4 a 1")]),  # a score, a ratio or a range, "to" written as Spanish says it
+    ("Tom came in the 1990s", [("decade", "la década de 1990")]),  # a decade, with its "the"
+    ("Tom is in his 30s", []),  # an age, no decade
+    ("Tom loves 1980s songs", []),  # before a noun, which Spanish says first
+    ("Tom was the #1 here", [("numbered", "n.º 1")]),
+    ("Look at Africa Chapter 12", [("label", "el capítulo 12")]),  # a label ends a run of capitalised words
+    ("Tom is in room 214", [("label", "la habitación 214")]),  # in lower case after a preposition
+    ("Tom left the room 15 minutes ago", [("number", "15")]),  # but not after "the"
     ("Tom is here from 9:00 to 11:30", [("time", "9:00"), ("time", "11:30")]),  # times are spans of their own
 ])
 def test_rare_names_and_numbers_of_two_digits_or_more_are_protected(text, expected):
     assert values(text) == expected
+
+
+def test_a_label_is_no_label_before_a_unit_of_time():
+    counts = {**COUNTS, "Exercise": 9}
+    assert values("Exercise 30 minutes a day", counts) == [("number", "30")]
+    assert values("Exercise 30 is hard", counts) == [("label", "el ejercicio 30")]
 
 
 LEXICON = {"el", "la", "bloqueó", "mi", "conexión", "red", "está", "aquí", "tiene", "gatos"}
@@ -118,6 +131,22 @@ def test_a_written_date_comes_back_in_spanish_after_el(translation, restored):
     ("Tom is in No.12 now.", "Tom está en el 45 ahora.", "Tom está en el n.º 12 ahora."),
     ("Tom said No. 5 is here.", "Tom dijo que 45 está aquí.", "Tom dijo que n.º 5 está aquí."),
     ("Tom won 4 to 1.", "Tom ganó 45.", "Tom ganó 4 a 1."),  # a score, "to" as Spanish says it
+    ("Tom was #1 here.", "Tom fue 45 aquí.", "Tom fue n.º 1 aquí."),
+    ("Tom met her in the 1990s.", "Tom la conoció en 45.", "Tom la conoció en la década de 1990."),  # "the" and all
+    ("Tom left in the early 2000s.", "Tom se fue 45.", "Tom se fue a principios de la década de 2000."),
+    ("The 80s were fun.", "45 eran divertidos.", "Los años 80 eran divertidos."),  # capitalised, opening it
+    ("Tom lived here in the 1800s.", "Tom vivió aquí en 45.", "Tom vivió aquí en el siglo XIX."),  # a century
+    ("Tom is in Room 214.", "Tom está en 45.", "Tom está en la habitación 214."),  # a label, its Spanish article
+    ("Tom is in Room 214.", "Tom está en la 45.", "Tom está en la habitación 214."),  # the model's article goes
+    ("Tom is in Room 214.", "Tom está en el 45.", "Tom está en la habitación 214."),
+    ("Room 214 is here.", "La 45 está aquí.", "La habitación 214 está aquí."),
+    ("Room 214 is here.", "45 está aquí.", "La habitación 214 está aquí."),
+    ("Tom is in room 214.", "Tom está del 45.", "Tom está de la habitación 214."),
+    ("Tom lands at 6:45 p.m.", "Tom aterriza a los 37.", "Tom aterriza a las 6:45 p.m."),  # hours are feminine
+    ("Tom comes at 8 o'clock.", "Tom viene a las 45.", "Tom viene a las 8 en punto."),
+    ("Tom comes at 8 o'clock.", "Tom viene a 45.", "Tom viene a las 8 en punto."),
+    ("Tom comes at 1:30 p.m.", "Tom viene a 45.", "Tom viene a la 1:30 p.m."),
+    ("Tom is in Building 4, Room 12.", "Tom está en 45,37.", "Tom está en el edificio 4, la habitación 12."),
 ])
 def test_a_number_after_no_or_a_range_comes_back_as_spanish_writes_it(source, translation, restored):
     spans = verbatim.find(source, COUNTS)

@@ -52,7 +52,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from translator.words import MONTHS_SHORT, TITLES, WORD, opens_sentence
+from translator.words import LABELS, MONTHS_SHORT, TITLES, WORD, opens_sentence
 
 # Stand-ins that the shipped model copies verbatim in every sentence frame tried (bench/RESULTS.md).
 STAND_INS = {
@@ -90,8 +90,13 @@ MULTIPLIER = r"(?:[kKM]|bn)"
 PARTICLES = "de|da|del|della|di|du|dos|das|van|von|der|den|la|le|bin|ibn|al"
 # A number after "No." ("Apartment No. 5"), which Spanish abbreviates "n.º 5".
 NUMBERED = r"No\.\s?\d+(?!\w|[.,]\d)"
-# A run of capitalised words, as in a name; a title, or "No." before a number, starts another.
-NAME = rf"(?<![\w-]){CAPITALISED}(?:\s(?:(?:{PARTICLES})\s){{0,2}}(?!{TITLE}|{NUMBERED}){CAPITALISED})*(?![\w+-])"
+LABEL = "|".join(LABELS)
+# Not before a unit of time: "Exercise 30 minutes a day." is no label.
+LABEL_NUMBER = r"\s(?:\d+(?:\.\d+)*|[A-Z]\d+)[A-Z]?(?![\w-]|[.,]\d|\s+(?:second|minute|hour|day|week|month|year|time)s?\b)"
+AFTER_PREPOSITION = "|".join(f"(?<={word} )" for word in ("in", "on", "at", "to", "from", "into", "see", "read"))
+# A run of capitalised words, as in a name; a title, "No." before a number or a label ("Room 214") starts another.
+NAME = (rf"(?<![\w-]){CAPITALISED}(?:\s(?:(?:{PARTICLES})\s){{0,2}}(?!{TITLE}|{NUMBERED}|(?:{LABEL}){LABEL_NUMBER})"
+        rf"{CAPITALISED})*(?![\w+-])")
 # One emoji: a flag (two regional letters), or a symbol with its skin tone, variation and joined symbols.
 EMOJI = (r"(?:[\U0001F1E6-\U0001F1FF]{2}|[\U0001F300-\U0001FAFF\u2600-\u27BF]"
          r"(?:[\uFE0F\U0001F3FB-\U0001F3FF]|\u200D[\U0001F300-\U0001FAFF\u2600-\u27BF])*)")
@@ -120,14 +125,25 @@ KINDS = (
     Kind("written_date", rf"\b(?:{MONTH})\.?\s\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s\d{{4}})?(?!\w)"
                          rf"|(?<![\w.,])\d{{1,2}}(?:st|nd|rd|th)?\s(?:of\s)?(?:{MONTH})\b(?:,?\s\d{{4}})?(?!\w)", "number",
          ("March 3, 1998", "June 14th", "4th of August", "2 February 1987", "Sept. 9")),
-    Kind("numbered", rf"(?<![\w.]){NUMBERED}", "number", ("No. 5", "No.12")),
+    # "#1" too: "the #1 player" came out "el jugador de 1 jugador".
+    Kind("numbered", rf"(?<![\w.]){NUMBERED}|(?<![\w#&])#\d+(?![\w#]|[.,]\d)", "number", ("No. 5", "No.12", "#1")),
     Kind("century", r"(?<![\w.,-])\d{1,2}(?:st|nd|rd|th)\s+century(?!\w)", "number", ("19th century", "21st century")),
+    # A decade with its "the" (and an "in" before "the early"): the model read "the 1990s" as "los 190" and "the 80s"
+    # as "los ochos". Not "in her 30s", an age, nor "1980s music", which Spanish says in another order.
+    Kind("decade", r"(?<![\w-])(?:[Ii]n\s+[Tt]he\s+(?:early|mid|late)[\s-]+|[Tt]he\s+(?:(?:early|mid|late)[\s-]+)?)"
+                   r"(?:(?:1\d|20)\d0|['’]?\d0)s(?!\w)",
+         "number", ("the 1990s", "in the early 2000s", "the late 1800s", "the '80s", "the 60s")),
+    # A numbered place or part, "Room 214", "Chapter 12", "Gate B12": the model copied the noun in English or garbled
+    # it ("Le capter 12"). It comes out with its Spanish noun and article ("la habitación 214"); in lower case only
+    # after a preposition ("in room 214"), as "the room 5 minutes ago" is no label.
+    Kind("label", rf"(?<![\w-])(?:{LABEL}|(?:{AFTER_PREPOSITION})(?i:{LABEL})){LABEL_NUMBER}", "number", ("Room 214", "Chapter 12", "Gate B12", "Version 2.4.1", "Terminal 2")),
     # Two numbers with "to" between, a range, a ratio or a score: "4 to 1" came out "4 1", "6 to 8 years" "6 para 8 años".
     # Not a time's ("9:00 to 11:30", spans of their own).
     Kind("range", r"(?<![\w.,:/-])\d+(?:[.,]\d+)*\s+to\s+\d+(?:[.,]\d+)*(?![\w:/]|[.,]\d)", "number",
          ("4 to 1", "10 to 15", "1.5 to 2.5")),
-    Kind("time", rf"(?<![\w:])\d{{1,2}}(?::\d{{2}}(?::\d{{2}})?(?![\d:])(?:\s?{MERIDIEM})?|\s?{MERIDIEM})", "number",
-         ("10:30", "7:45 pm", "9:05 a.m", "6 p.m", "11am")),
+    # "8 o'clock" comes out as Spanish says it, "8 en punto" (the model wrote "8 de punto").
+    Kind("time", rf"(?<![\w:])\d{{1,2}}(?::\d{{2}}(?::\d{{2}})?(?![\d:])(?:\s?{MERIDIEM})?|\s?{MERIDIEM}|\s?o['’]clock\b)",
+         "number", ("10:30", "7:45 pm", "9:05 a.m", "6 p.m", "11am", "8 o'clock")),
     Kind("date", r"(?<![\w/.-])\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?![\w/]|[/.-]\d)", "number", ("12/05/2024", "2024-05-12")),
     Kind("phone", r"(?<![\w+])(?:\+\d{1,3}(?:[\s-]\d{1,4}){2,5}|(?:\(\d{2,4}\)\s?)?\d{3,4}(?:[\s-]\d{2,4}){1,3})(?![\w-])",
          "number", ("555-0142", "+34 912 345 678", "(020) 7946 0958", "+44 20 7946 0018")),
@@ -158,7 +174,7 @@ KINDS = (
 )
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
-ALWAYS = {"url", "email", "handle", "path", "written_date", "numbered", "century", "range", "time", "phone", "date", "serial",
+ALWAYS = {"url", "email", "handle", "path", "written_date", "numbered", "century", "decade", "label", "range", "time", "phone", "date", "serial",
           "code", "etc", "title", "symbol"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
@@ -312,11 +328,82 @@ def spanish_century(written):
     >>> spanish_century("19th century"), spanish_century("21st century"), spanish_century("4th century")
     ('siglo XIX', 'siglo XXI', 'siglo IV')
     """
-    number, roman = int(re.match(r"\d+", written)[0]), ""
-    for value, letters in ((90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+    return "siglo " + roman(int(re.match(r"\d+", written)[0]))
+
+
+def roman(number):
+    """`number` in Roman numerals (up to 399)."""
+    letters = ""
+    for value, numeral in ((100, "C"), (90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"),
+                           (1, "I")):
         count, number = divmod(number, value)
-        roman += letters * count
-    return "siglo " + roman
+        letters += numeral * count
+    return letters
+
+
+def spanish_decade(written):
+    """A decade as Spanish writes it: of four digits, "la década de 1990"; of two, "los años 80"; its early, middle
+    or late years "a principios", "a mediados", "a finales de" it ("in" and all). "The 1800s" is a century.
+
+    >>> spanish_decade("the 1990s"), spanish_decade("The '80s"), spanish_decade("in the early 2000s")
+    ('la década de 1990', 'los años 80', 'a principios de la década de 2000')
+    >>> spanish_decade("the 1800s"), spanish_decade("the late 1800s")
+    ('el siglo XIX', 'finales del siglo XIX')
+    """
+    digits = re.search(r"\d+", written)[0]
+    if len(digits) == 2:
+        decade = f"los años {digits}"
+    elif digits.endswith("00") and digits != "2000":
+        decade = f"el siglo {roman(int(digits[:2]) + 1)}"
+    else:
+        decade = f"la década de {digits}"
+    part = re.search(r"early|mid|late", written)
+    if part:
+        part = {"early": "principios", "mid": "mediados", "late": "finales"}[part[0]]
+        decade = f"{'a ' if re.match('[Ii]n', written) else ''}{part} de {decade}".replace("de el ", "del ")
+    return decade
+
+
+def spanish_label(written):
+    """A label with its Spanish noun and article (`LABELS`).
+
+    >>> spanish_label("Room 214"), spanish_label("page 5")
+    ('la habitación 214', 'la página 5')
+    """
+    noun, number = written.split()
+    return f"{LABELS[noun.capitalize()]} {number}"
+
+
+def spanish_numbered(written):
+    """A number after "No." or "#" as Spanish abbreviates "número".
+
+    >>> spanish_numbered("No. 5"), spanish_numbered("#1")
+    ('n.º 5', 'n.º 1')
+    """
+    return "n.º " + re.search(r"\d+", written)[0]
+
+
+def spanish_clock(written):
+    """A time as written, but "o'clock" as Spanish says it.
+
+    >>> spanish_clock("8 o'clock"), spanish_clock("7:45 pm")
+    ('8 en punto', '7:45 pm')
+    """
+    return re.match(r"\d+", written)[0] + " en punto" if written.endswith("clock") else written
+
+
+def spanish_range(written):
+    """A range, ratio or score with "to" as Spanish says it.
+
+    >>> spanish_range("4 to 1")
+    '4 a 1'
+    """
+    return re.sub(r"\s+to\s+", " a ", written)
+
+
+# The kinds of span that come out as Spanish writes them, not as written: each kind's writer.
+IN_SPANISH = {"written_date": spanish_date, "numbered": spanish_numbered, "century": spanish_century,
+           "decade": spanish_decade, "label": spanish_label, "time": spanish_clock, "range": spanish_range}
 
 
 def kept_by_model(translation, spans):
@@ -365,15 +452,7 @@ def find(text, counts, glossary_spans=()):
         kind = KINDS[int(match.lastgroup[1:])].name
         pieces = _names(match, counts) if kind == "name" else [match.span()]
         for start, end in pieces:
-            value = text[start:end]
-            if kind == "written_date":
-                value = spanish_date(value)
-            elif kind == "numbered":  # "No. 5": Spanish abbreviates "número" "n.º"
-                value = "n.º " + re.search(r"\d+", value)[0]
-            elif kind == "century":
-                value = spanish_century(value)
-            elif kind == "range":  # "4 to 1" -> "4 a 1"
-                value = re.sub(r"\s+to\s+", " a ", value)
+            value = IN_SPANISH.get(kind, str)(text[start:end])
             if not wanted(kind, value, counts) or any(a < end and start < b for a, b in taken):
                 continue
             # A sentence's first word that the corpus has seen ("Help!", seen only capitalised) may be no name.
@@ -577,6 +656,22 @@ def restore(translation, source, spans, meanings):
     for day in {span.value for span in spans if span.kind == "written_date"}:
         translation = re.sub(rf"(?<!\w)([Ee])n (?={re.escape(day)})", r"\1l ", translation)
         translation = re.sub(rf"(?<!\w)([Aa]) las (?={re.escape(day)})", r"\1l ", translation)
+    # A label comes with its article ("la habitación 214"): the model's before its stand-in goes ("ve a la 45", "del 45").
+    for label in {span.value for span in spans if span.kind == "label"}:
+        translation = re.sub(rf"(?<!\w)(?:([Ee]l|[Ll]as?|[Ll]os|[Uu]nas?|[Uu]n)|([Dd]e|[Aa])l) {re.escape(label)}(?!\w)",
+                             lambda m, label=label: (m[2] + " " if m[2] else "")
+                             + (label[0].upper() if (m[1] or "a")[0].isupper() else label[0]) + label[1:],
+                             translation)
+    # Hours are feminine and take their article: "aterriza a los 6:45 p.m.", "a 4 en punto" -> "a las ...".
+    for hour in {span.value for span in spans if span.kind == "time"}:
+        article = "la" if re.match(r"0?1\b", hour) else "las"
+        translation = re.sub(rf"(?<!\w)(?:([Ll])os|([Aa])) (?={re.escape(hour)}(?!\w))",
+                             lambda m, article=article: f"{m[1]}{article[1:]} " if m[1] else f"{m[2]} {article} ",
+                             translation)
+    # Two spans a comma parts in the source stay parted: "45, 37" came out "45,37" ("el edificio 4,la habitación 12").
+    for first, second in zip(spans, spans[1:]):
+        if source[first.end:second.start] == ", ":
+            translation = translation.replace(f"{first.value},{second.value}", f"{first.value}, {second.value}")
     return spanish_months(translation, source), notes
 
 

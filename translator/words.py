@@ -21,6 +21,19 @@ TITLES = ("Dr", "Mr", "Mrs", "Ms", "Prof", "Sr", "Sra", "St")
 # Months as written short: before a number ("Dec. 12th") their full stop ends no sentence either.
 MONTHS_SHORT = ("Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec")
 
+# Nouns that number a place or a part ("Room 214"), with their Spanish and its article.
+LABELS = {"Room": "la habitación", "Chapter": "el capítulo", "Page": "la página", "Gate": "la puerta", "Platform": "el andén",
+          "Exit": "la salida", "Section": "la sección", "Lesson": "la lección", "Table": "la mesa", "Seat": "el asiento",
+          "Apartment": "el apartamento", "Floor": "la planta", "Terminal": "la terminal", "Level": "el nivel",
+          "Step": "el paso", "Episode": "el episodio", "Season": "la temporada", "Volume": "el volumen",
+          "Article": "el artículo", "Version": "la versión", "Building": "el edificio", "Line": "la línea",
+          "Question": "la pregunta", "Exercise": "el ejercicio", "Figure": "la figura", "Part": "la parte",
+          "Unit": "la unidad", "Round": "la ronda", "Aisle": "el pasillo", "Office": "la oficina", "Bus": "el autobús",
+          "Route": "la ruta", "Stop": "la parada", "Zone": "la zona", "Block": "el bloque", "Bed": "la cama",
+          "Day": "el día", "Week": "la semana", "Act": "el acto", "Scene": "la escena", "Flight": "el vuelo",
+          "Extension": "la extensión", "Box": "la caja", "Stage": "la etapa", "Slide": "la diapositiva",
+          "Row": "la fila"}
+
 
 def opens_sentence(text, start):
     """Whether the word at `start` of `text` opens its sentence: only spaces and opening marks come before it.
