@@ -545,6 +545,35 @@ def test_a_translation_that_changed_a_month_is_decoded_again_with_the_rare_words
     assert len(decoded) == (2 if "febrero" in model else 1)
 
 
+@pytest.mark.parametrize("model, retry, expected", [
+    ("Marriage es una cena.", "El matrimonio es una cena.", "El matrimonio es una cena."),  # copied: in lower case
+    ("Marriage es una cena.", "El matrimonio es una xena.", "Marriage es una cena."),  # kept: the retry invents a word
+    ("El matrimonio es una cena.", None, "El matrimonio es una cena."),  # translated: decoded once
+    ("Marriage es una cena.", "Es una cena.", "Marriage es una cena."),  # kept: the retry dropped the word
+])
+def test_a_first_word_copied_as_a_name_is_decoded_again_in_lower_case(tiny_translator, monkeypatch, model, retry,
+                                                                      expected):
+    decoded = speaking(tiny_translator, monkeypatch, {"Marriage is a dinner.": model, "marriage is a dinner.": retry})
+    monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "marriage": 40, "a": 9, "dinner": 9})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"el", "matrimonio", "es", "una", "cena"})
+    assert tiny_translator.translate("Marriage is a dinner.") == expected
+    assert decoded == [["Marriage is a dinner."]] + ([["marriage is a dinner."]] if retry else [])
+
+
+@pytest.mark.parametrize("source, counts, copied", [
+    ("Marriage is a dinner.", {"marriage": 40, "Marriage": 3}, ["Marriage"]),
+    ("Marriage is a dinner.", {"marriage": 4}, []),  # a word the corpus hardly shows may be a name
+    ("Bill is here.", {"bill": 30, "Bill": 20}, []),  # a name the corpus shows often too
+    ("No, Marriage is a dinner.", {"marriage": 40}, []),  # not opening the sentence
+    ("It is. Marriage is a dinner.", {"marriage": 40}, ["Marriage"]),  # opening the second
+    ("Come is a dinner.", {"come": 40}, []),  # a Spanish word
+    ("Sister Mary is a dinner.", {"sister": 40}, []),  # a name's title
+])
+def test_a_first_word_copied_is_one_the_corpus_writes_in_lower_case_and_no_spanish_word(source, counts, copied):
+    translation = source.replace("is a dinner", "es una cena")
+    assert garbling.copied_first_words(translation, source, counts, {"come", "es", "una", "cena"}) == copied
+
+
 @pytest.mark.parametrize("source, given, answer, expected", [
     ("I love this song 😊.", "I love this song.", "Me encanta esta canción.", "Me encanta esta canción 😊."),
     ("🎉 🎂 Tom is here!", "Tom is here!", "¡Tom está aquí!", "🎉 🎂 ¡Tom está aquí!"),

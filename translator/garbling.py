@@ -88,6 +88,27 @@ def invented(translation, source, lexicon, keep=()):
                      and (not match.group()[0].isupper() or opens_sentence(translation, match.start())))]
 
 
+def copied_first_words(translation, source, counts, lexicon):
+    """The words opening a sentence of `source` that `translation` copies as written though the corpus `counts`
+    show them mostly in lower case (at least `MIN_COUNT` times, and four times as often as capitalised) and they
+    are no Spanish word (`lexicon`): the model read a word it knows as a name because of its capital ("Marriage is
+    a dinner that begins with dessert." -> "Marriage es una cena con postre."). Not one before a capitalised word,
+    a name's title ("Prime Minister Jacinda Ardern", "Sister Mary").
+
+    >>> counts = {"marriage": 40, "Marriage": 3, "bill": 30, "Bill": 20}
+    >>> copied_first_words("Marriage es una cena.", "Marriage is a dinner.", counts, {"es", "una", "cena"})
+    ['Marriage']
+    >>> copied_first_words("Bill está aquí.", "Bill is here.", counts, {"está", "aquí"})
+    []
+    """
+    copied = set(WORD.findall(translation))
+    return [match.group() for match in WORD.finditer(source)
+            if starts_sentence(source, match.start()) and match.group()[0].isupper() and match.group() in copied
+            and not re.match(r"\s+[A-ZÀ-ÖØ-Þ]", source[match.end():])
+            and counts.get(match.group().lower(), 0) >= max(MIN_COUNT, 4 * counts.get(match.group(), 0))
+            and match.group().lower() not in lexicon]
+
+
 def rare_word_spans(source, lexicon, counts, spans):
     """`spans` and, as names, each of `rare_words` outside them (joining a span beside one, `verbatim.joined`): for a
     second decoding of a sentence whose translation invented a word, with the words it garbled passed through

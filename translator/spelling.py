@@ -141,3 +141,13 @@ def uncapitalised(text, counts):
             return word.capitalize()
         return max((word.lower(), word.capitalize()), key=lambda form: counts.get(form, 0))
     return WORD.sub(cased, text)
+
+
+def lowered(text, words):
+    """`text` with each of `words` in lower case where it opens a sentence.
+
+    >>> lowered("Marriage is a dinner. Then we left, Marriage.", ["Marriage", "Then"])
+    'marriage is a dinner. then we left, Marriage.'
+    """
+    return WORD.sub(lambda m: m.group().lower() if m.group() in words and starts_sentence(text, m.start()) else m.group(),
+                    text)

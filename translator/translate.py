@@ -17,6 +17,7 @@ from translator.devices import resolve_auto
 from translator.ensemble import Ensemble, check_same_text, members
 from translator.errors import UsageError
 from translator.model import in_bfloat16
+from translator.words import WORD
 
 
 class Translator:
@@ -181,6 +182,17 @@ class Translator:
                                                                    beam_size)):
             if self.faults(output, texts[i], keep[i]) < self.faults(restored[i][0], texts[i], keep[i]):
                 restored[i] = output, notes
+        # A word opening a sentence that the model copied as if a name is given to it once more in lower case: the
+        # capital cuts it into pieces the model reads as a name ("M ##ar ##ria ##ge"; "marriage" is one piece). A
+        # retry of fewer words may have dropped it ("Avoid crossing this street" -> "Cruzando esta calle"): not kept.
+        copied = {i: garbling.copied_first_words(output, texts[i], self.word_counts, self.lexicon)
+                  for i, (output, _) in enumerate(restored)}
+        again = [i for i in copied if copied[i]]
+        lowered = [spelling.lowered(texts[i], copied[i]) for i in again]
+        for i, (output, notes) in zip(again, self.decode_protected(lowered, [spans[i] for i in again], beam_size)):
+            if (self.faults(output, texts[i], keep[i]) < self.faults(restored[i][0], texts[i], keep[i])
+                    and len(WORD.findall(output)) >= len(WORD.findall(restored[i][0]))):
+                restored[i] = output, notes
         # A word the model wrote twice in a row is written once, an ordinal written back in the masculine ("cuarto",
         # "2.º") agrees with the determiner the model put before it, and the articles are as Spanish writes them ("del").
         outputs = [spanish.articles(spanish.agreeing(spanish.unrepeated(
@@ -212,13 +224,14 @@ class Translator:
     def faults(self, translation, text, keep):
         """What is wrong with `translation` of `text`, worst first, for choosing between two: the numbers it
         changed, the months and weekdays it changed, the numbers it dropped, the names it garbled or lost, the words
-        it invented (counts of each). A number made up is worse than one left out: a second decoding may merge two
-        stand-ins into one ("45 to 37" -> "47")."""
+        it invented or copied in English (`garbling.copied_first_words`; counts of each). A number made up is worse
+        than one left out: a second decoding may merge two stand-ins into one ("45 to 37" -> "47")."""
         changed, dropped = garbling.wrong_numbers(translation, text, keep)
         return (len(changed), len(garbling.changed_days(translation, text)), len(dropped),
                 len(garbling.garbled_names(translation, text, self.word_counts))
                 + len(garbling.lost_names(translation, text, self.word_counts, self.lexicon)),
-                len(garbling.invented(translation, text, self.lexicon, keep)))
+                len(garbling.invented(translation, text, self.lexicon, keep))
+                + len(garbling.copied_first_words(translation, text, self.word_counts, self.lexicon)))
 
     def decode_protected(self, texts, spans, beam_size=1, shift=0):
         """`(translation, notes)` of each of `texts`, decoded with its `spans` (a list of `verbatim.Span`s for each)
