@@ -136,7 +136,8 @@ KINDS = (
     # A numbered place or part, "Room 214", "Chapter 12", "Gate B12": the model copied the noun in English or garbled
     # it ("Le capter 12"). It comes out with its Spanish noun and article ("la habitación 214"); in lower case only
     # after a preposition ("in room 214"), as "the room 5 minutes ago" is no label.
-    Kind("label", rf"(?<![\w-])(?:{LABEL}|(?:{AFTER_PREPOSITION})(?i:{LABEL})){LABEL_NUMBER}", "number", ("Room 214", "Chapter 12", "Gate B12", "Version 2.4.1", "Terminal 2")),
+    Kind("label", rf"(?<![\w-])(?:{LABEL}|(?:{AFTER_PREPOSITION})(?i:{LABEL})){LABEL_NUMBER}", "number",
+         ("Room 214", "Chapter 12", "Gate B12", "Version 2.4.1", "Terminal 2")),
     # Two numbers with "to" between, a range, a ratio or a score: "4 to 1" came out "4 1", "6 to 8 years" "6 para 8 años".
     # Not a time's ("9:00 to 11:30", spans of their own).
     Kind("range", r"(?<![\w.,:/-])\d+(?:[.,]\d+)*\s+to\s+\d+(?:[.,]\d+)*(?![\w:/]|[.,]\d)", "number",
@@ -174,8 +175,8 @@ KINDS = (
 )
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
-ALWAYS = {"url", "email", "handle", "path", "written_date", "numbered", "century", "decade", "label", "range", "time", "phone", "date", "serial",
-          "code", "etc", "title", "symbol"}
+ALWAYS = {"url", "email", "handle", "path", "written_date", "numbered", "century", "decade", "label", "range", "time",
+          "phone", "date", "serial", "code", "etc", "title", "symbol"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
 # (as the corpus writes it), a written date in the model's own Spanish, a number with a separator, "2,000 books"
@@ -403,7 +404,7 @@ def spanish_range(written):
 
 # The kinds of span that come out as Spanish writes them, not as written: each kind's writer.
 IN_SPANISH = {"written_date": spanish_date, "numbered": spanish_numbered, "century": spanish_century,
-           "decade": spanish_decade, "label": spanish_label, "time": spanish_clock, "range": spanish_range}
+              "decade": spanish_decade, "label": spanish_label, "time": spanish_clock, "range": spanish_range}
 
 
 def kept_by_model(translation, spans):
@@ -658,10 +659,13 @@ def restore(translation, source, spans, meanings):
         translation = re.sub(rf"(?<!\w)([Aa]) las (?={re.escape(day)})", r"\1l ", translation)
     # A label comes with its article ("la habitación 214"): the model's before its stand-in goes ("ve a la 45", "del 45").
     for label in {span.value for span in spans if span.kind == "label"}:
+        def with_its_article(match, label=label):
+            article, contracted = match[1], match[2]
+            if contracted:  # "del 45" -> "de el andén 9", which `spanish.articles` contracts again
+                return f"{contracted} {label}"
+            return label[0].upper() + label[1:] if article[0].isupper() else label
         translation = re.sub(rf"(?<!\w)(?:([Ee]l|[Ll]as?|[Ll]os|[Uu]nas?|[Uu]n)|([Dd]e|[Aa])l) {re.escape(label)}(?!\w)",
-                             lambda m, label=label: (m[2] + " " if m[2] else "")
-                             + (label[0].upper() if (m[1] or "a")[0].isupper() else label[0]) + label[1:],
-                             translation)
+                             with_its_article, translation)
     # Hours are feminine and take their article: "aterriza a los 6:45 p.m.", "a 4 en punto" -> "a las ...".
     for hour in {span.value for span in spans if span.kind == "time"}:
         article = "la" if re.match(r"0?1\b", hour) else "las"
