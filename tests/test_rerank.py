@@ -37,6 +37,17 @@ def test_a_hypothesis_that_writes_words_twice_in_a_row_is_dropped():
     assert rerank.choose(hypotheses, [0.0, -5.0, -9.0], source, lexicon - {"civilización"}, consensus=False) == 2  # first
 
 
+def test_a_hypothesis_that_makes_up_a_number_is_dropped():
+    hypotheses = ["Tenemos diez errores.", "Solemos cometer 3 errores.", "Solemos cometer errores."]
+    source = "We tend to make mistakes."
+    assert rerank.choose(hypotheses, [0.0, -5.0, -9.0], source, consensus=False) == 2  # whatever the score
+    assert rerank.choose(hypotheses[:2], [0.0, -5.0], "We tend to make 10 mistakes.", consensus=False) == 0
+    assert rerank.choose(["Cometemos B3 errores.", "Cometemos errores."], [0.0, -5.0], source, consensus=False) == 1
+    lexicon = {"tenemos", "diez", "errores", "solemos", "cometer"}
+    assert rerank.choose(hypotheses, [0.0, -5.0, -9.0], source, lexicon, consensus=False) == 2
+    assert rerank.choose(hypotheses, [0.0, -5.0, -9.0], source, lexicon - {"solemos"}, consensus=False) == 2  # first
+
+
 def test_the_chrf_matrix_is_sacrebleus_sentence_chrf():
     chrf = sacrebleu.metrics.CHRF()
     texts = ["Tengo un perro.", "Tengo un  perro grande.", "", "a", "¿Dónde está Tom?", "Tengo un perro."]

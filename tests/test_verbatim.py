@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from translator import cli, garbling, numbers, verbatim
-from translator.defaults import DEFAULT_MODEL
+from translator.defaults import DEFAULT_BEAM, DEFAULT_MODEL
 from translator.spanish import is_form
 from translator.translate import Translator
 from translator.verbatim import Span
@@ -534,17 +534,38 @@ def test_a_translation_that_changed_or_dropped_a_number_is_decoded_again_with_ev
 
 @pytest.mark.parametrize("model, expected", [
     ("Tom recibió la vacuna en febrero.", "Tom recibió la vaccine en enero."),  # the month changed: decoded again
+    ("Tom recibió la diez en enero.", "Tom recibió la vaccine en enero."),  # a number made up: decoded again
     ("Tom recibió la vacuna en enero.", "Tom recibió la vacuna en enero."),  # kept: decoded once
 ])
-def test_a_translation_that_changed_a_month_is_decoded_again_with_the_rare_words_passed_through(tiny_translator,
-                                                                                               monkeypatch, model,
-                                                                                               expected):
+def test_a_translation_that_changed_a_month_or_made_up_a_number_is_decoded_again_with_the_rare_words_passed_through(
+        tiny_translator, monkeypatch, model, expected):
     decoded = speaking(tiny_translator, monkeypatch, {"Tom got the vaccine in January.": model,
                                                       "Tom got the John in January.": "Tom recibió la John en enero."})
     monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "got": 9, "January": 9})
-    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"recibió", "vacuna", "en", "enero", "febrero"})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"recibió", "vacuna", "en", "enero", "febrero", "diez"})
     assert tiny_translator.translate("Tom got the vaccine in January.") == expected
-    assert len(decoded) == (2 if "febrero" in model else 1)
+    assert len(decoded) == (1 if model == expected else 2)
+
+
+@pytest.mark.parametrize("greedy, beam, expected", [
+    ("Tenemos diez errores.", "Solemos cometer errores.", "Solemos cometer errores."),  # a number made up: a beam's
+    ("Tenemos diez errores.", "Hacemos diez errores.", "Tenemos diez errores."),  # the beam's too: the first kept
+    ("Solemos cometer errores.", None, "Solemos cometer errores."),  # decoded once
+])
+def test_a_greedy_translation_that_makes_up_a_number_is_decoded_again_with_a_beam(tiny_translator, monkeypatch, greedy,
+                                                                                  beam, expected):
+    source = "We tend to make mistakes."
+    decoded = []
+
+    def decode(texts, beam_size=1):
+        decoded.append(beam_size)
+        return [{1: greedy, DEFAULT_BEAM: beam}[beam_size] for _ in texts]
+
+    monkeypatch.setattr(tiny_translator, "decode_as_written", decode)
+    monkeypatch.setattr(tiny_translator, "word_counts", {word: 9 for word in source[:-1].split()})
+    monkeypatch.setattr(tiny_translator, "lexicon", {"tenemos", "hacemos", "diez", "errores", "solemos", "cometer"})
+    assert tiny_translator.translate(source, beam_size=1) == expected
+    assert decoded == ([1, DEFAULT_BEAM] if beam else [1])
 
 
 @pytest.mark.parametrize("model, retry, expected", [
@@ -653,6 +674,29 @@ def test_a_number_made_up_is_a_worse_fault_than_numbers_left_out(tiny_translator
 ])
 def test_a_number_with_a_scale_is_judged_by_its_value(source, translation, changed, dropped):
     assert garbling.wrong_numbers(translation, source) == (changed, dropped)
+
+
+@pytest.mark.parametrize("source, translation, made_up", [
+    ("We tend to make mistakes.", "Tenemos diez errores.", ["diez"]),  # a word the model barely knows read as a number
+    ("Human cruelty has no limits.", "El cruel cuarenta no tiene límites.", ["cuarenta"]),
+    ("We saw snow from the fourteenth to the seventeenth.", "Vimos nieve del catorce. Siete años.", ["Siete"]),
+    ("Both of my parents can swim.", "Mis dos padres saben nadar.", []),  # words that say a number without being one
+    ("I visit him every other day.", "Le visito cada dos días.", []),
+    ("It's a quarter to three.", "Son las tres menos quince.", []),
+    ("I'll be there for a week.", "Estaré allí ocho días.", []),
+    ("He did it once.", "Lo hizo once.", []),  # copied, not made up: the other checks judge it
+    ("I am eighty-five years old.", "Tengo ochenta y cinco años.", []),  # hyphenated
+    ("I am eighty-five years old.", "Tengo ochenta y seis años.", ["ochenta y seis"]),
+    ("Our train leaves at eight-thirty.", "Nuestro tren sale a las ocho treinta.", []),  # each word of a time
+    ("He is in his forties.", "Tiene cuarenta y tantos.", []),  # a decade of age
+    ("He left on the tenth of May.", "Se fue el diez de mayo.", []),  # an ordinal said as its number
+    ("It costs 20 dollars.", "Cuesta veinte dólares.", []),  # digits
+    ("Will ten thousand yen do?", "¿Sirven diez mil yenes?", []),  # a number with a scale: judged by its value
+    ("I have a dog.", "Tengo un perro.", []),  # "un" is an article
+])
+def test_a_number_said_in_spanish_words_that_the_source_does_not_say_is_made_up(source, translation, made_up):
+    assert garbling.made_up_words(translation, source) == made_up
+    assert garbling.wrong_numbers(translation, source)[0] == made_up
 
 
 @pytest.mark.parametrize("source, translation, dropped", [

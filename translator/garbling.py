@@ -30,8 +30,10 @@ still gets wrong is found in its translation, judged against the source:
   behind a stand-in (`number_spans`; numbers of two digits or more are
   protected already). One that names a month or
   weekday the source does not ("in January" -> "en febrero",
-  `changed_days`) is decoded again with the rare words passed through, as
-  for a misplaced invented word.
+  `changed_days`) or says a number in words that the source says in no way
+  ("We pitched our tents" -> "… nuestros diez años", `made_up_words`) is
+  decoded again with the rare words passed through, as for a misplaced
+  invented word.
 
 `translator.translate` keeps the second decoding when it has fewer of these
 faults, the worst first: numbers changed, days changed, numbers dropped,
@@ -255,7 +257,8 @@ def wrong_numbers(translation, source, keep=()):
 
     Changed: its digit runs that neither `source` nor the strings `keep` hold ("3 items" -> "35"), and the numbers
     with a scale it says in Spanish (`numbers.spanish_numbers`) whose value the source does not hold ("50 million"
-    -> "50 mil millones"). Dropped: the small numbers of `source` (`numbers.SMALL_NUMBER`) that it neither writes as
+    -> "50 mil millones"), and the smaller ones it says in Spanish words that the source says in no way
+    (`made_up_words`). Dropped: the small numbers of `source` (`numbers.SMALL_NUMBER`) that it neither writes as
     digits nor says in words ("6 eggs" -> "los huevos", "six different jobs" -> "un trabajo diferente"), and the
     numbers with a scale (`numbers.SCALED`) whose value it neither writes nor says ("five hundred soldiers" ->
     "cinco soldados"; one said as another number is both changed and dropped), and so is an ordinal in digits it
@@ -273,6 +276,8 @@ def wrong_numbers(translation, source, keep=()):
     (['90'], ['ninety-five'])
     >>> wrong_numbers("Tiene el triple de libros que ambos.", "She has three times as many books as the two of us.")
     ([], [])
+    >>> wrong_numbers("El cruel cuarenta no tiene límites.", "Human cruelty has no limits.")
+    (['cuarenta'], [])
     >>> wrong_numbers("Tiene 50 mil millones de personas y cinco soldados.", "It has 50 million people and five hundred soldiers.")
     (['50 mil millones'], ['50 million', 'five hundred'])
     >>> wrong_numbers("Por cierto, el autobús sale a las 7 7.", "By the way, the bus leaves at 7.")
@@ -316,6 +321,7 @@ def wrong_numbers(translation, source, keep=()):
     if in_words:  # most translations say no number with a scale: the source's values are not needed
         in_source = numbers.values_in(" ".join([source, *keep]))
         changed += [text for text, values in in_words if in_source.isdisjoint(values)]
+    changed += made_up_words(translation, source, keep)
     # Each number of the translation, in digits or in words with a scale, stands for one of the source's.
     found = [set(numbers.readings(digits)) for digits in re.findall(numbers.DIGITS, translation)]
     found += [set(values) for _, values in in_words]
@@ -339,6 +345,21 @@ def changed_days(translation, source):
     named = set(SPANISH_DAYS.findall(translation))
     return [spanish for english, spanish in zip(MONTHS + WEEKDAYS, MESES + DIAS)
             if spanish in named and not re.search(rf"\b{english[:3]}", source)]
+
+
+def made_up_words(translation, source, keep=()):
+    """The numbers `translation` says in Spanish words (`numbers.spanish_words`) that neither `source` nor the
+    strings `keep` say in any way (`numbers.values_said`: "both" says two), most often for a word the model barely
+    knows, as a month changed (`changed_days`): "We tend to make mistakes." -> "Tenemos diez errores.".
+
+    >>> made_up_words("Tenemos diez errores; los dos, cada dos días.", "We tend to make mistakes; both, every other day.")
+    ['diez']
+    """
+    said = numbers.spanish_words(translation)
+    if not said:  # most translations: the source's values are not needed
+        return []
+    in_source = numbers.values_said(" ".join([source, *keep]))
+    return [word for word in said if numbers.values_of(word)[0] not in in_source]
 
 
 def number_spans(source, spans):

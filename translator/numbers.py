@@ -81,6 +81,16 @@ FRACTION = re.compile(rf"(?<![\w-])(?i:(?P<count>a|one|{'|'.join(UNDER_TWENTY[2:
 # Beside a month, an ordinal is a date, which Spanish says with the number ("on the tenth of May" -> "el diez de mayo").
 MONTH_AFTER = re.compile(rf"\s+of\s+(?:{MONTH})\b")
 MONTH_BEFORE = re.compile(rf"\b(?:{MONTH})\s+(?:the\s+)?$")
+# English words that say a number without being one, and the values Spanish may say for them: "both" -> "los dos",
+# "every other day" -> "cada dos días", "a fortnight" -> "quince días", "a quarter to three" -> "las tres menos
+# quince", "a week" -> "ocho días", "midnight" -> "las doce"; and "once", which Spanish reads as eleven.
+IMPLIED = {"both": (2,), "twice": (2,), "couple": (2,), "pair": (2,), "double": (2,), "either": (2,), "neither": (2,),
+           "twin": (2,), "twins": (2,), "other": (2,), "thrice": (3,), "triple": (3,), "dozen": (12,), "dozens": (12,),
+           "decade": (10,), "score": (20,), "quarter": (15,), "quarters": (15, 25), "week": (7, 8, 15), "weeks": (15,),
+           "fortnight": (15,), "midnight": (12,), "noon": (12,), "once": (11,)}
+# The ordinals that are not their number's word and "th" ("seventeenth", "fortieth").
+IRREGULAR_ORDINALS = {"first": 1, "second": 2, "third": 3, "fifth": 5, "eighth": 8, "ninth": 9, "twelfth": 12}
+SPANISH_WORD = re.compile(rf"(?i:{_SPANISH_WORD})")
 # After these words "2 millones" takes no "de" before them: they are no noun it counts.
 NOT_COUNTED = {"of", "and", "or", "to", "in", "on", "at", "for", "by", "from", "with", "than", "a", "an", "the", "is", "are",
                "was", "were", "will", "would", "per", "each", "every", "this", "that", "ago", "more", "less", "times"}
@@ -161,6 +171,48 @@ def values_of(text):
         if total + group + current not in values:
             values.append(total + group + current)
     return tuple(values)
+
+
+def english_value(word):
+    """The value of one English number word (lower case) as a count, an ordinal or a plural, or None.
+
+    >>> [english_value(word) for word in ("seven", "seventeenth", "twentieth", "ninth", "forties", "tens", "tent")]
+    [7, 17, 20, 9, 40, 10, None]
+    """
+    if word in IRREGULAR_ORDINALS:
+        return IRREGULAR_ORDINALS[word]
+    for ending, written in (("", ""), ("ieth", "y"), ("th", ""), ("ies", "y"), ("s", "")):
+        if word.endswith(ending) and word[:len(word) - len(ending)] + written in UNDER_TWENTY + TENS:
+            return word_value(word[:len(word) - len(ending)] + written)
+    return None
+
+
+def values_said(text):
+    """Every value up to ninety-nine that English `text` says: in digits, in number words of any form
+    (`english_value`; "ninety-five" as 95 and each of its parts), or by a word in `IMPLIED`.
+
+    >>> sorted(values_said("Both of the ninety-five boys, on the 3rd, at 10:30."))
+    [2, 3, 5, 10, 30, 90, 95]
+    """
+    values = {int(digits) for digits in re.findall(r"\d+", text)}
+    for word in re.findall(r"[^\W\d_]+(?:-[^\W\d_]+)?", text.lower()):
+        parts = [english_value(part) for part in word.split("-")]
+        values |= {value for value in parts if value is not None}
+        values |= {value for part in word.split("-") for value in IMPLIED.get(part, ())}
+        if len(parts) == 2 and None not in parts and parts[0] >= 20 and parts[1] < 10:
+            values.add(parts[0] + parts[1])
+    return values
+
+
+def spanish_words(translation):
+    """The numbers from two to ninety-nine that `translation` says in Spanish words, not part of a number with a
+    scale ("dos mil"), one word or "treinta y cinco" each: "las ocho treinta" says eight and thirty.
+
+    >>> spanish_words("Los dos tienen treinta y cinco, a las ocho treinta, dos mil y un perro.")
+    ['dos', 'treinta y cinco', 'ocho', 'treinta']
+    """
+    return [word.group() for run in SPANISH_NUMBER.finditer(translation) if not is_scaled(run.group())
+            for word in SPANISH_WORD.finditer(run.group())]
 
 
 def is_scaled(text):

@@ -1,10 +1,14 @@
-"""The translation chosen among the beam's hypotheses: one that invents no Spanish word, and the one the others agree with.
+"""The hypothesis kept of a beam's: one that makes up no number nor invents a word, and that the others agree with.
 
-Beam search ends with several hypotheses, ranked by the model's score. Two
+Beam search ends with several hypotheses, ranked by the model's score. Three
 things the score does not see choose among them here:
 
+- **Numbers made up.** A hypothesis that says a number the source does not
+  hold (`garbling.wrong_numbers`: "We tend to make mistakes." -> "Tenemos
+  diez errores.") is dropped when another makes up fewer: a changed number is
+  the worst thing a translation can say.
 - **Invented words.** Subword pieces let the model spell words that no
-  Spanish text holds ("mordinario", "salión"). Hypotheses with more words
+  Spanish text holds ("mordinario", "salión"). Of those left, hypotheses with more words
   that occur nowhere in the Spanish of the training corpus and are not
   copied from the English (a name, a number) than the fewest are dropped.
   This is the invented-word rate of `translator.quality` applied to each
@@ -32,6 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
+from translator.garbling import wrong_numbers
+from translator.numbers import SPANISH_NUMBER
 from translator.quality import invented_words, known_words
 
 LEXICON_FILE = "words_es.txt"
@@ -116,10 +122,14 @@ def choose(hypotheses, scores, source, lexicon=None, consensus=True):
     >>> choose(["Tengo un perro.", "Tengo un perro grande.", "Tengo uno grande."], [0, 0, 0], "I have a big dog.")
     1
     """
-    candidates = list(range(len(hypotheses)))
+    # A number the source does not hold is the worst a translation can say: the hypotheses that make up fewest stay.
+    # One without digits or number words changes none: most, and checking each in full made the choice a third slower.
+    changed = [len(wrong_numbers(hypothesis, source)[0])
+               if re.search(r"\d", hypothesis) or SPANISH_NUMBER.search(hypothesis) else 0 for hypothesis in hypotheses]
+    candidates = [i for i in range(len(hypotheses)) if changed[i] == min(changed)]
     if lexicon is not None:
-        invented = [len(invented_words([hypothesis], [source], lexicon)[0]) for hypothesis in hypotheses]
-        candidates = [i for i in candidates if invented[i] == min(invented)]
+        invented = {i: len(invented_words([hypotheses[i]], [source], lexicon)[0]) for i in candidates}
+        candidates = [i for i in candidates if invented[i] == min(invented.values())]
     if not REPEAT.search(source):
         repeated = {i: repeats(hypotheses[i]) for i in candidates}
         candidates = [i for i in candidates if repeated[i] == min(repeated.values())]

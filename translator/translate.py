@@ -12,7 +12,7 @@ import tensorflow as tf
 from keras import ops
 
 from translator import decoding, garbling, masks, model_dir, rerank, segments, shortlist, spanish, spelling, verbatim
-from translator.defaults import BATCH_SIZE, PARALLEL_BATCHES
+from translator.defaults import BATCH_SIZE, DEFAULT_BEAM, PARALLEL_BATCHES
 from translator.devices import resolve_auto
 from translator.ensemble import Ensemble, check_same_text, members
 from translator.errors import UsageError
@@ -167,7 +167,8 @@ class Translator:
         (`garbling.repair_invented`); a translation that got a number wrong,
         garbled a name or invented a word is first decoded once more with
         more passed through (`wider_spans`), and that one kept if it has
-        fewer `faults`.
+        fewer `faults`; a greedy translation that still changes a number is
+        decoded again with the default beam.
         """
         glossaries = glossaries or [None] * len(texts)
         spans = [self.spans(text, glossary) for text, glossary in zip(texts, glossaries)]
@@ -178,21 +179,20 @@ class Translator:
         wider = [self.wider_spans(text, output, text_spans, words)
                  for text, (output, _), text_spans, words in zip(texts, restored, spans, keep)]
         again = [i for i in range(len(texts)) if wider[i] != spans[i]]
-        for i, (output, notes) in zip(again, self.decode_protected([texts[i] for i in again], [wider[i] for i in again],
-                                                                   beam_size)):
-            if self.faults(output, texts[i], keep[i]) < self.faults(restored[i][0], texts[i], keep[i]):
-                restored[i] = output, notes
+        self.retry(restored, texts, keep, again, [texts[i] for i in again], [wider[i] for i in again], beam_size)
         # A word opening a sentence that the model copied as if a name is given to it once more in lower case: the
         # capital cuts it into pieces the model reads as a name ("M ##ar ##ria ##ge"; "marriage" is one piece). A
         # retry of fewer words may have dropped it ("Avoid crossing this street" -> "Cruzando esta calle"): not kept.
         copied = {i: garbling.copied_first_words(output, texts[i], self.word_counts, self.lexicon)
                   for i, (output, _) in enumerate(restored)}
         again = [i for i in copied if copied[i]]
-        lowered = [spelling.lowered(texts[i], copied[i]) for i in again]
-        for i, (output, notes) in zip(again, self.decode_protected(lowered, [spans[i] for i in again], beam_size)):
-            if (self.faults(output, texts[i], keep[i]) < self.faults(restored[i][0], texts[i], keep[i])
-                    and len(WORD.findall(output)) >= len(WORD.findall(restored[i][0]))):
-                restored[i] = output, notes
+        self.retry(restored, texts, keep, again, [spelling.lowered(texts[i], copied[i]) for i in again],
+                   [spans[i] for i in again], beam_size, no_fewer_words=True)
+        # A greedy translation that still says a number the source does not has no other hypothesis to choose
+        # from: it is decoded with a beam, whose choice drops the hypotheses that make one up (`rerank.choose`).
+        if beam_size == 1:
+            again = [i for i, (output, _) in enumerate(restored) if garbling.wrong_numbers(output, texts[i], keep[i])[0]]
+            self.retry(restored, texts, keep, again, [texts[i] for i in again], [spans[i] for i in again], DEFAULT_BEAM)
         # A word the model wrote twice in a row is written once, an ordinal written back in the masculine ("cuarto",
         # "2.º") agrees with the determiner the model put before it, and the articles are as Spanish writes them ("del").
         outputs = [spanish.articles(spanish.agreeing(spanish.unrepeated(
@@ -200,13 +200,22 @@ class Translator:
                    for (output, _), text, words in zip(restored, texts, keep)]
         return outputs, [notes for _, notes in restored]
 
+    def retry(self, restored, texts, keep, again, given, spans, beam_size, no_fewer_words=False):
+        """Decodes `given`, the texts to try again for `texts[i]` for each `i` of `again`, with their `spans`, and
+        puts each retry in `restored[i]` if it has fewer `faults` (and, with `no_fewer_words`, no fewer words)."""
+        for i, (output, notes) in zip(again, self.decode_protected(given, spans, beam_size)):
+            if (self.faults(output, texts[i], keep[i]) < self.faults(restored[i][0], texts[i], keep[i])
+                    and (not no_fewer_words or len(WORD.findall(output)) >= len(WORD.findall(restored[i][0])))):
+                restored[i] = output, notes
+
     def wider_spans(self, text, translation, spans, keep):
         """`spans` of `text` and the words its `translation` garbled, to pass through in a second decoding: every
         number when it changed or dropped one ("3 items" -> "35", `garbling.number_spans`), the names the model
         knows when it invented a capitalised word ("San Francisco" -> "Sanupe"), garbled a name ("Salt Lake
         City" -> "Lake City") or lost one ("Lincoln" dropped, `garbling.lost_names`; `garbling.name_spans`), and
-        the rare words when it invented a word far from them (`garbling.misplaced`) or changed a month or weekday
-        (`garbling.changed_days`). Without placeholders, `spans` as they are: the user asked for no stand-ins."""
+        the rare words when it invented a word far from them (`garbling.misplaced`), changed a month or weekday
+        (`garbling.changed_days`) or said a number the source does not (`garbling.made_up_words`). Without
+        placeholders, `spans` as they are: the user asked for no stand-ins."""
         if not self.placeholders:
             return spans
         if any(garbling.wrong_numbers(translation, text, keep)):
@@ -217,7 +226,7 @@ class Translator:
                 or garbling.lost_names(translation, text, self.word_counts, self.lexicon)):
             spans = garbling.name_spans(text, self.word_counts, spans)
         if (garbling.misplaced(translation, text, self.lexicon, self.word_counts, keep)
-                or garbling.changed_days(translation, text)):
+                or garbling.changed_days(translation, text) or garbling.made_up_words(translation, text, keep)):
             spans = garbling.rare_word_spans(text, self.lexicon, self.word_counts, spans)
         return spans
 
