@@ -68,8 +68,15 @@ def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     ("Tom has a 1:100 map", [("serial", "1:100")]),  # a ratio whose second number is no time's minutes
     ("Tom won 4 to 1", [("range", "4 a 1")]),  # a score, a ratio or a range, "to" written as Spanish says it
     ("Tom came in the 1990s", [("decade", "la década de 1990")]),  # a decade, with its "the"
+    ("Tom loved the sixties", [("decade", "los años 60")]),  # in words
+    ("Tom loved the sixties and seventies", [("decade", "los años 60"), ("decade", "los años 70")]),  # "and" for "the"
     ("Tom is in his 30s", []),  # an age, no decade
     ("Tom loves 1980s songs", []),  # before a noun, which Spanish says first
+    ("Tom loves the 1980s songs", []),  # with its "the" too
+    ("The 1980s saw Tom", [("decade", "la década de 1980")]),  # a verb after it
+    ("Tom came on the tenth of May", [("written_date", "10 de mayo")]),  # a day in words
+    ("Tom came on May the twenty first", [("written_date", "21 de mayo")]),
+    ("Tom came second of all", []),  # an ordinal before no month
     ("Tom was the #1 here", [("numbered", "n.º 1")]),
     ("Look at Africa Chapter 12", [("label", "el capítulo 12")]),  # a label ends a run of capitalised words
     ("Tom is in room 214", [("label", "la habitación 214")]),  # in lower case after a preposition
@@ -106,6 +113,13 @@ def test_an_invented_word_is_not_replaced_by_a_span_written_back_already():
                                     keep=["ZIP", "45"]) == "Su code ZIP es 45."
 
 
+def test_an_invented_word_is_not_replaced_by_a_word_of_a_span_written_back_in_spanish(tiny_translator, monkeypatch):
+    speaking(tiny_translator, monkeypatch, {"45, disco was king.": "45, descono era rey."})
+    monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "disco": 9, "was": 9, "king": 9})
+    monkeypatch.setattr(tiny_translator, "lexicon", {"era", "rey"})
+    assert tiny_translator.translate("In the late seventies, disco was king.") == "A finales de los años 70, descono era rey."
+
+
 def test_the_translator_repairs_invented_words(recording, monkeypatch):
     translator, _ = recording
     monkeypatch.setattr(translator, "lexicon", LEXICON)
@@ -119,6 +133,12 @@ def test_the_translator_repairs_invented_words(recording, monkeypatch):
     ("En 45 nació Tom.", "El 3 de marzo de 1998 nació Tom."),
     ("Tom vive en Lima desde el 45.", "Tom vive en Lima desde el 3 de marzo de 1998."),  # another "en" stays
     ("Tom nació a las 45.", "Tom nació al 3 de marzo de 1998."),  # the stand-in read as an hour
+    ("Tom nació en el 45.", "Tom nació el 3 de marzo de 1998."),
+    ("Tom nació en la 45.", "Tom nació el 3 de marzo de 1998."),
+    ("Tom nació con las 45.", "Tom nació con el 3 de marzo de 1998."),
+    ("Tom nació a la 45.", "Tom nació al 3 de marzo de 1998."),
+    ("Las 45 nació Tom.", "El 3 de marzo de 1998 nació Tom."),
+    ("Tom viene todos los 45.", "Tom viene todos los 3 de marzo de 1998."),  # a plural of its own
 ])
 def test_a_written_date_comes_back_in_spanish_after_el(translation, restored):
     source = "Tom was born on March 3, 1998."

@@ -175,7 +175,10 @@ class Translator:
         restored = self.decode_protected(texts, spans, beam_size)
         if self.lexicon is None:
             return [output for output, _ in restored], [notes for _, notes in restored]
-        keep = [[span.value for span in text_spans] for text_spans in spans]
+        # What the spans wrote back, and their source words, which no repair may use again ("the seventies", written
+        # back "los años 70", is no rare word to put for an invented one).
+        keep = [[part for span in text_spans for part in (span.value, text[span.start:span.end])]
+                for text, text_spans in zip(texts, spans)]
         wider = [self.wider_spans(text, output, text_spans, words)
                  for text, (output, _), text_spans, words in zip(texts, restored, spans, keep)]
         again = [i for i in range(len(texts)) if wider[i] != spans[i]]

@@ -52,7 +52,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from translator.words import LABELS, MONTHS_SHORT, TITLES, WORD, opens_sentence
+from translator.words import DECADES, LABELS, MONTHS_SHORT, ORDINAL_DAYS, TITLES, WORD, opens_sentence
 
 # Stand-ins that the shipped model copies verbatim in every sentence frame tried (bench/RESULTS.md).
 STAND_INS = {
@@ -75,6 +75,11 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
 MESES = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre",
          "diciembre")
 MONTH = "|".join(MONTHS + MONTHS_SHORT)
+# Words that may follow a decade that qualifies no noun: a verb or a word that joins ("The 1990s were ...", "the 80s and").
+AFTER_DECADE = ("were|was|are|is|had|have|has|saw|brought|and|or|in|on|at|to|for|with|when|as|but|that|which|where|"
+                "anymore|again|too|now|then|also|will|would|could|can|until|before|after|of|from")
+# A day in words, "twenty-first" or "twenty first", the longest first: "twentieth" is no "twenty".
+DAY_WORD = "(?i:" + "|".join(sorted((day.replace("-", r"[\s-]") for day in ORDINAL_DAYS), key=len, reverse=True)) + ")"
 # Units and currency codes written after a number, and currencies written before it: "250 ml", "4 USD" and
 # "US$ 899" are one span each, so that the model cannot drop the unit ("250 de leche"), the number with it ("o a
 # USD") or the currency ("Estados Unidos 899").
@@ -122,17 +127,24 @@ KINDS = (
     Kind("path", r"(?:[A-Za-z]:\\|~/|\.{1,2}/|(?<![\w.])/)[\w.\\/-]*\w"
                  rf"|(?<![\w.])(?:[\w-]+/)*[\w-]+(?:\.[\w-]+)*\.(?:{FILE_ENDINGS})\b(?:/[\w.~%+=&?#/-]*[\w/])?", "place",
          ("config.yaml", "/etc/hosts", "docs/notes.txt", "C:\\Users\\ana\\a.doc", "example.org", "github.com/keras-team")),
-    Kind("written_date", rf"\b(?:{MONTH})\.?\s\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s\d{{4}})?(?!\w)"
-                         rf"|(?<![\w.,])\d{{1,2}}(?:st|nd|rd|th)?\s(?:of\s)?(?:{MONTH})\b(?:,?\s\d{{4}})?(?!\w)", "number",
-         ("March 3, 1998", "June 14th", "4th of August", "2 February 1987", "Sept. 9")),
+    # The day in words too: "the tenth of May" came out "el diez de mayo de mayo", "the second of January" "el segundo".
+    Kind("written_date", rf"\b(?:{MONTH})\.?\s(?:\d{{1,2}}(?:st|nd|rd|th)?|(?:the\s)?{DAY_WORD}(?![\w-]))(?:,?\s\d{{4}})?(?!\w)"
+                         rf"|(?:(?<![\w.,])\d{{1,2}}(?:st|nd|rd|th)?\s(?:of\s)?|(?<![\w-]){DAY_WORD}\sof\s)(?:{MONTH})\b"
+                         rf"(?:,?\s\d{{4}})?(?!\w)", "number",
+         ("March 3, 1998", "June 14th", "4th of August", "2 February 1987", "Sept. 9", "fourteenth of February",
+          "May the twenty-first")),
     # "#1" too: "the #1 player" came out "el jugador de 1 jugador".
     Kind("numbered", rf"(?<![\w.]){NUMBERED}|(?<![\w#&])#\d+(?![\w#]|[.,]\d)", "number", ("No. 5", "No.12", "#1")),
     Kind("century", r"(?<![\w.,-])\d{1,2}(?:st|nd|rd|th)\s+century(?!\w)", "number", ("19th century", "21st century")),
-    # A decade with its "the" (and an "in" before "the early"): the model read "the 1990s" as "los 190" and "the 80s"
-    # as "los ochos". Not "in her 30s", an age, nor "1980s music", which Spanish says in another order.
-    Kind("decade", r"(?<![\w-])(?:[Ii]n\s+[Tt]he\s+(?:early|mid|late)[\s-]+|[Tt]he\s+(?:(?:early|mid|late)[\s-]+)?)"
-                   r"(?:(?:1\d|20)\d0|['’]?\d0)s(?!\w)",
-         "number", ("the 1990s", "in the early 2000s", "the late 1800s", "the '80s", "the 60s")),
+    # A decade with its "the" (and an "in" before "the early"; in words, "and" or "or" does: "the sixties and
+    # seventies"): the model read "the 1990s" as "los 190", "the 80s" as "los ochos" and "the sixties" as "los seis
+    # años". Not "in her 30s", an age, nor before a noun it qualifies,
+    # "(the) 1980s music", which Spanish says in another order ("la música de los años 80"): a word in lower case
+    # after it must be one that follows a subject or a time (`AFTER_DECADE`).
+    Kind("decade", r"(?<![\w-])(?:[Ii]n\s+[Tt]he\s+(?:early|mid|late)[\s-]+|[Tt]he\s+(?:(?:early|mid|late)[\s-]+)?"
+                   rf"|(?:(?<=\band\s)|(?<=\bor\s))(?={'|'.join(DECADES)}))"
+                   rf"(?:(?:(?:1\d|20)\d0|['’]?\d0)s|{'|'.join(DECADES)})(?!\w)(?!\s+(?!(?:{AFTER_DECADE})\b)[a-z])",
+         "number", ("the 1990s", "in the early 2000s", "the late 1800s", "the '80s", "the 60s", "the sixties")),
     # A numbered place or part, "Room 214", "Chapter 12", "Gate B12": the model copied the noun in English or garbled
     # it ("Le capter 12"). It comes out with its Spanish noun and article ("la habitación 214"); in lower case only
     # after a preposition ("in room 214"), as "the room 5 minutes ago" is no label.
@@ -297,10 +309,14 @@ def spanish_date(written):
 
     >>> spanish_date("March 3, 1998"), spanish_date("4th of August"), spanish_date("Sept. 9")
     ('3 de marzo de 1998', '4 de agosto', '9 de septiembre')
+    >>> spanish_date("the twenty first of May, 1990"), spanish_date("Fourth of July")
+    ('21 de mayo de 1990', '4 de julio')
     """
     month = next(i for i, name in enumerate(MONTHS) if re.search(rf"\b{name[:3]}", written))
-    day, *year = re.findall(r"\d+", written)
-    return " de ".join([str(int(day)), MESES[month], *year])
+    in_words = re.search(DAY_WORD, written)
+    day, *year = ([str(ORDINAL_DAYS.index(re.sub(r"\s", "-", in_words[0].lower())) + 1)] if in_words else []) + [
+        str(int(digits)) for digits in re.findall(r"\d+", written)]
+    return " de ".join([day, MESES[month], *year])
 
 
 # A month's name said as a time, not a person's ("in June", "last August", "June 3", "was November"); "May" is a verb
@@ -348,10 +364,11 @@ def spanish_decade(written):
 
     >>> spanish_decade("the 1990s"), spanish_decade("The '80s"), spanish_decade("in the early 2000s")
     ('la década de 1990', 'los años 80', 'a principios de la década de 2000')
-    >>> spanish_decade("the 1800s"), spanish_decade("the late 1800s")
-    ('el siglo XIX', 'finales del siglo XIX')
+    >>> spanish_decade("the 1800s"), spanish_decade("the late 1800s"), spanish_decade("the sixties")
+    ('el siglo XIX', 'finales del siglo XIX', 'los años 60')
     """
-    digits = re.search(r"\d+", written)[0]
+    in_words = re.search("|".join(DECADES), written)
+    digits = str(20 + 10 * DECADES.index(in_words[0])) if in_words else re.search(r"\d+", written)[0]
     if len(digits) == 2:
         decade = f"los años {digits}"
     elif digits.endswith("00") and digits != "2000":
@@ -652,11 +669,13 @@ def restore(translation, source, spans, meanings):
     rewritten = {source[s.start:s.end]: s.value for s in spans if id(s) not in stand_in_of and s.value != source[s.start:s.end]}
     for written, spanish in rewritten.items():
         translation = re.sub(rf"(?<!\w){re.escape(written)}(?!\w)", lambda _, spanish=spanish: spanish, translation)
-    # Spanish says "el" before a day ("nació el 3 de marzo"); before its stand-in, a number, the model wrote "en", or
-    # "a las", reading it as an hour ("se mudó a las 12 de diciembre" -> "al 12 de diciembre").
+    # Spanish says "el" before a day ("nació el 3 de marzo"); before its stand-in, a number, the model wrote "en" or
+    # "en el", or an article of hours, reading it as one ("se mudó a las 12 de diciembre" -> "al 12 de diciembre",
+    # "llega en la 11 de enero" -> "el 11 de enero"; not "todos los 4 de julio").
     for day in {span.value for span in spans if span.kind == "written_date"}:
-        translation = re.sub(rf"(?<!\w)([Ee])n (?={re.escape(day)})", r"\1l ", translation)
-        translation = re.sub(rf"(?<!\w)([Aa]) las (?={re.escape(day)})", r"\1l ", translation)
+        translation = re.sub(rf"(?<!\w)([Aa]) l(?:as?|os) (?={re.escape(day)})", r"\1l ", translation)
+        translation = re.sub(rf"(?<!\w)(?:([Ee])n(?: (?:el|las?|los))?|([Ll])as?) (?={re.escape(day)})",
+                             lambda m: ("E" if "E" in (m[1], m[2]) or m[2] == "L" else "e") + "l ", translation)
     # A label comes with its article ("la habitación 214"): the model's before its stand-in goes ("ve a la 45", "del 45").
     for label in {span.value for span in spans if span.kind == "label"}:
         def with_its_article(match, label=label):

@@ -21,6 +21,14 @@ TITLES = ("Dr", "Mr", "Mrs", "Ms", "Prof", "Sr", "Sra", "St")
 # Months as written short: before a number ("Dec. 12th") their full stop ends no sentence either.
 MONTHS_SHORT = ("Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec")
 
+# A month's days as ordinal words ("the fourteenth of February"), the first day's first.
+_FIRST_NINE = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+ORDINAL_DAYS = (*_FIRST_NINE, "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
+                "seventeenth", "eighteenth", "nineteenth", "twentieth", *(f"twenty-{day}" for day in _FIRST_NINE),
+                "thirtieth", "thirty-first")
+# Decades in words ("the sixties"), the twenties' first.
+DECADES = ("twenties", "thirties", "forties", "fifties", "sixties", "seventies", "eighties", "nineties")
+
 # Nouns that number a place or a part ("Room 214"), with their Spanish and its article.
 LABELS = {"Room": "la habitación", "Chapter": "el capítulo", "Page": "la página", "Gate": "la puerta", "Platform": "el andén",
           "Exit": "la salida", "Section": "la sección", "Lesson": "la lección", "Table": "la mesa", "Seat": "el asiento",
