@@ -128,6 +128,19 @@ def test_the_translator_repairs_invented_words(recording, monkeypatch):
     assert translator.translate("The firewall blocked my connection.") == "El firewall bloqueó mi conexión."
 
 
+@pytest.mark.parametrize("source, translation, restored", [
+    ("Tom fell to 3.9 percent.", "Tom cayó a 45.", "Tom cayó a 3.9 por ciento."),  # "percent" as Spanish says it
+    ("Tom fell to minus 12 degrees.", "Tom cayó a 45 grados.", "Tom cayó a menos 12 grados."),  # the sign kept, in Spanish
+    ("Minus 12 degrees is cold.", "45 grados hace frío.", "Menos 12 grados hace frío."),
+    ("Tom is at 80 percent.", "Tom está a las 45.", "Tom está al 80 por ciento."),  # masculine, no hour
+    ("Tom saw 15 percent come.", "Tom vio las 45 venir.", "Tom vio el 15 por ciento venir."),
+    ("Tom works in 80 percent of cases.", "Tom funciona en el 45 de los casos.", "Tom funciona en el 80 por ciento de los casos."),
+])
+def test_a_percentage_and_a_number_below_zero_come_back_as_spanish_says_them(source, translation, restored):
+    spans = verbatim.find(source, COUNTS)
+    assert verbatim.restore(translation, source, spans, verbatim.protect(source, spans)[1])[0] == restored
+
+
 @pytest.mark.parametrize("translation, restored", [
     ("Tom nació en 45.", "Tom nació el 3 de marzo de 1998."),  # a day takes "el" in Spanish
     ("En 45 nació Tom.", "El 3 de marzo de 1998 nació Tom."),

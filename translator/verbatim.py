@@ -164,10 +164,12 @@ KINDS = (
     Kind("serial", r"(?<![\w-])\d+(?:-\d+)+(?![\w-])|(?<![\w/.,])\d+/\d+(?![\w/]|[.,]\d)"
                    r"|(?<![\w:.,])\d+(?::\d+)+(?![\w:]|[.,]\d)", "number",
          ("90210-1234", "978-3-16-148410-0", "1-800-555-0199", "120/80", "24/7", "3:1", "16:9")),
-    Kind("number", rf"(?<![\w.,])[-+−]?{CURRENCY}?(?:\d+(?:[.,]\d+)*[{VULGAR}]?|[{VULGAR}]){MULTIPLIER}?"
-                   rf"(?:%|[{SIGNS}]|\s?(?:{UNITS})(?![\w/°]))?(?![\w])|(?<![\w.,])[-+−]?[{SIGNS}]\d+\w*",
+    # "percent" and "minus" in words too, which the model dropped ("6 percent" -> "6 años") or copied ("minus 12").
+    Kind("number", rf"(?<![\w.,])(?:[-+−]|(?<![\w-])[Mm]inus\s(?=\d))?{CURRENCY}?(?:\d+(?:[.,]\d+)*[{VULGAR}]?|[{VULGAR}])"
+                   rf"{MULTIPLIER}?(?:%|[{SIGNS}]|\s?(?:{UNITS})(?![\w/°])|\s(?:percent|per\s?cent))?(?![\w])"
+                   rf"|(?<![\w.,])[-+−]?[{SIGNS}]\d+\w*",
          "number", ("8,336,817", "3.14", "-5", "$20", "€1,200.50", "45%", "1999", "250 ml", "90 km/h", "98.6 °F", "4 USD",
-                    "US$ 899", "CHF 20", "₹500", "1.2k", "$1.5M", "2½", "¾")),
+                    "US$ 899", "CHF 20", "₹500", "1.2k", "$1.5M", "2½", "¾", "3.9 percent", "minus 12")),
     Kind("code", r"(?<![\w-])(?!\d+(?:st|nd|rd|th|s)\b)(?=[\w.#&*+=~^-]*[\d_])(?=[\w.#&*+=~^-]*[A-Za-z])"
                  r"[A-Za-z0-9]+(?:[._#&*+=~^-][A-Za-z0-9]+)*(?![\w-])"
                  r"|(?<!\w)[A-Za-z][a-z]*[A-Z][a-z][A-Za-z]*(?:\s\d+[A-Za-z]*)?(?!\w)"
@@ -392,6 +394,15 @@ def spanish_label(written):
     return f"{LABELS[noun.capitalize()]} {number}"
 
 
+def spanish_amount(written):
+    """A number as written, but "percent" and "minus" as Spanish says them.
+
+    >>> spanish_amount("3.9 percent"), spanish_amount("Minus 12"), spanish_amount("$20")
+    ('3.9 por ciento', 'menos 12', '$20')
+    """
+    return re.sub(r"\s(?:percent|per\s?cent)$", " por ciento", re.sub(r"^[Mm]inus\s", "menos ", written))
+
+
 def spanish_numbered(written):
     """A number after "No." or "#" as Spanish abbreviates "número".
 
@@ -420,7 +431,7 @@ def spanish_range(written):
 
 
 # The kinds of span that come out as Spanish writes them, not as written: each kind's writer.
-IN_SPANISH = {"written_date": spanish_date, "numbered": spanish_numbered, "century": spanish_century,
+IN_SPANISH = {"number": spanish_amount, "written_date": spanish_date, "numbered": spanish_numbered, "century": spanish_century,
               "decade": spanish_decade, "label": spanish_label, "time": spanish_clock, "range": spanish_range}
 
 
@@ -669,13 +680,18 @@ def restore(translation, source, spans, meanings):
     rewritten = {source[s.start:s.end]: s.value for s in spans if id(s) not in stand_in_of and s.value != source[s.start:s.end]}
     for written, spanish in rewritten.items():
         translation = re.sub(rf"(?<!\w){re.escape(written)}(?!\w)", lambda _, spanish=spanish: spanish, translation)
-    # Spanish says "el" before a day ("nació el 3 de marzo"); before its stand-in, a number, the model wrote "en" or
-    # "en el", or an article of hours, reading it as one ("se mudó a las 12 de diciembre" -> "al 12 de diciembre",
-    # "llega en la 11 de enero" -> "el 11 de enero"; not "todos los 4 de julio").
-    for day in {span.value for span in spans if span.kind == "written_date"}:
-        translation = re.sub(rf"(?<!\w)([Aa]) l(?:as?|os) (?={re.escape(day)})", r"\1l ", translation)
-        translation = re.sub(rf"(?<!\w)(?:([Ee])n(?: (?:el|las?|los))?|([Ll])as?) (?={re.escape(day)})",
-                             lambda m: ("E" if "E" in (m[1], m[2]) or m[2] == "L" else "e") + "l ", translation)
+    # Spanish says "el" before a day ("nació el 3 de marzo") and a percentage ("el 80 por ciento"); before their
+    # stand-in, a number, the model wrote an article of hours, reading it as one ("se mudó a las 12 de diciembre" ->
+    # "al 12 de diciembre", "la batería está a las 80 por ciento" -> "al 80"; not "todos los 4 de julio"), and "en"
+    # or "en el" before a day ("llega en la 11 de enero" -> "el 11 de enero"; "en el 80 por ciento de los casos" is
+    # Spanish).
+    days = {span.value for span in spans if span.kind == "written_date"}
+    for value in days | {span.value for span in spans if span.value.endswith(" por ciento")}:
+        translation = re.sub(rf"(?<!\w)([Aa]) l(?:as?|os) (?={re.escape(value)})", r"\1l ", translation)
+        translation = re.sub(rf"(?<!\w)([Ll])as? (?={re.escape(value)})", lambda m: ("E" if m[1] == "L" else "e") + "l ",
+                             translation)
+    for day in days:
+        translation = re.sub(rf"(?<!\w)([Ee])n(?: (?:el|los))? (?={re.escape(day)})", r"\1l ", translation)
     # A label comes with its article ("la habitación 214"): the model's before its stand-in goes ("ve a la 45", "del 45").
     for label in {span.value for span in spans if span.kind == "label"}:
         def with_its_article(match, label=label):
