@@ -37,6 +37,12 @@ def test_split_keeps_fitting_sentences_whole_and_remembers_owners(caplog):
     assert [record.levelno for record in caplog.records if record.name == segments.__name__] == [logging.WARNING]
 
 
+def test_a_sentence_is_not_cut_inside_a_range_kept_whole():
+    assert segments.split(["One two three four."], count_words, max_tokens=2)[1] == ["One two", "three four."]
+    kept = segments.split(["One two three four."], count_words, max_tokens=2, kept=lambda sentence: [(4, 13)])
+    assert kept[1] == ["One", "two three", "four."]
+
+
 def test_split_warns_only_when_a_sentence_is_cut(caplog):
     segments.split(["One two three. Four."], count_words, max_tokens=3)
     assert not [record for record in caplog.records if record.name == segments.__name__]

@@ -68,6 +68,14 @@ def test_long_text_is_split_at_sentences_with_a_warning_only_when_needed(tiny_tr
     ]
 
 
+def test_a_long_sentence_is_never_cut_inside_a_span(tiny_translator):
+    # Wherever the filler words put it, the date comes out in one piece, which its stand-in stands for.
+    for filler in range(12):
+        sentence = " ".join(["cat"] * filler + ["on", "March", "3,", "1998", "the", "cat", "sat"] + ["cat"] * 12) + "."
+        _, pieces, _ = tiny_translator.pieces([sentence])
+        assert len(pieces) > 1 and any("March 3, 1998" in piece for piece in pieces), pieces
+
+
 def ours(caplog):
     """The records of this package's loggers (TensorFlow logs too, of its own accord)."""
     return [record for record in caplog.records if record.name.startswith("translator")]

@@ -36,6 +36,21 @@ def split_sentences(text):
     return [sentence for sentence in SENTENCE_BREAK.split(" ".join(text.split())) if sentence]
 
 
+def whole_words(sentence, kept=()):
+    """`sentence` cut at its spaces, but not inside the `(start, end)` ranges of `kept`: a span of several words
+    ("6 percent", "March 3, 1998", "Rio de Janeiro") cut in two would reach the model as two things it garbles.
+
+    >>> whole_words("It is 6 percent now.", [(6, 15)])
+    ['It', 'is', '6 percent', 'now.']
+    """
+    words, start = [], 0
+    for space in re.finditer(r"\s+", sentence):
+        if not any(begin < space.start() < end for begin, end in kept):
+            words.append(sentence[start:space.start()])
+            start = space.end()
+    return [word for word in [*words, sentence[start:]] if word]
+
+
 def word_runs(words, sizes, max_tokens):
     """Consecutive `words` (of `sizes` tokens) grouped in runs of at most `max_tokens` tokens.
 
@@ -56,10 +71,11 @@ def word_runs(words, sizes, max_tokens):
     return runs
 
 
-def split(texts, count_tokens, max_tokens):
+def split(texts, count_tokens, max_tokens, kept=lambda sentence: ()):
     """Cuts `texts` into pieces of at most `max_tokens` tokens: sentences, then runs of words.
 
-    `count_tokens(strings)` gives the number of tokens of each string. Returns
+    `count_tokens(strings)` gives the number of tokens of each string, and
+    `kept(sentence)` the `(start, end)` ranges of a sentence that stay whole (`whole_words`). Returns
     `(owners, pieces, sizes)`: each piece, the index of the text it came from
     and its number of tokens. Sentences cut into words are logged in one
     warning: their translations may read less well.
@@ -81,7 +97,7 @@ def split(texts, count_tokens, max_tokens):
             runs = [(sentence, size)]
         else:
             too_long.append(size)
-            words = sentence.split()
+            words = whole_words(sentence, kept(sentence))
             runs = word_runs(words, count_tokens(words), max_tokens)
         for piece, piece_size in runs:
             for column, value in zip(pieces, (owner, piece, piece_size)):

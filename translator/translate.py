@@ -310,8 +310,9 @@ class Translator:
     def pieces(self, texts):
         """`segments.split` for this model: `(owners, pieces, sizes)` of pieces that fit it as they are
         decoded, their spans behind stand-ins: a number or a web address written in many tokens is one
-        stand-in, and a sentence that fits with it is not cut in two."""
-        return segments.split(texts, self.decoded_token_counts, self.max_length)
+        stand-in, and a sentence that fits with it is not cut in two, nor a span of a sentence that does not."""
+        return segments.split(texts, self.decoded_token_counts, self.max_length,
+                              lambda sentence: [(span.start, span.end) for span in self.spans(sentence)])
 
     def decoded_token_counts(self, texts):
         """How many tokens each text is decoded in: its first way of protecting (`verbatim.ways`) leaves the
