@@ -77,6 +77,7 @@ def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     ("Tom came on the tenth of May", [("written_date", "10 de mayo")]),  # a day in words
     ("Tom came on May the twenty first", [("written_date", "21 de mayo")]),
     ("Tom came second of all", []),  # an ordinal before no month
+    ("Tom ran 5 miles", [("measure", "5 millas")]),  # a unit in words
     ("Tom was the #1 here", [("numbered", "n.º 1")]),
     ("Look at Africa Chapter 12", [("label", "el capítulo 12")]),  # a label ends a run of capitalised words
     ("Tom is in room 214", [("label", "la habitación 214")]),  # in lower case after a preposition
@@ -130,13 +131,15 @@ def test_the_translator_repairs_invented_words(recording, monkeypatch):
 
 @pytest.mark.parametrize("source, translation, restored", [
     ("Tom fell to 3.9 percent.", "Tom cayó a 45.", "Tom cayó a 3.9 por ciento."),  # "percent" as Spanish says it
-    ("Tom fell to minus 12 degrees.", "Tom cayó a 45 grados.", "Tom cayó a menos 12 grados."),  # the sign kept, in Spanish
-    ("Minus 12 degrees is cold.", "45 grados hace frío.", "Menos 12 grados hace frío."),
+    ("Tom fell to minus 12 degrees.", "Tom cayó a 45.", "Tom cayó a menos 12 grados."),  # the sign kept, in Spanish
+    ("Minus 12 degrees is cold.", "45 hace frío.", "Menos 12 grados hace frío."),
+    ("Tom has 3 gallons.", "Tom tiene 45.", "Tom tiene 3 galones."),  # a unit in words, in Spanish
+    ("Tom has 70 square meters.", "Tom tiene 45.", "Tom tiene 70 metros cuadrados."),
     ("Tom is at 80 percent.", "Tom está a las 45.", "Tom está al 80 por ciento."),  # masculine, no hour
     ("Tom saw 15 percent come.", "Tom vio las 45 venir.", "Tom vio el 15 por ciento venir."),
     ("Tom works in 80 percent of cases.", "Tom funciona en el 45 de los casos.", "Tom funciona en el 80 por ciento de los casos."),
 ])
-def test_a_percentage_and_a_number_below_zero_come_back_as_spanish_says_them(source, translation, restored):
+def test_a_percentage_a_number_below_zero_and_a_unit_come_back_as_spanish_says_them(source, translation, restored):
     spans = verbatim.find(source, COUNTS)
     assert verbatim.restore(translation, source, spans, verbatim.protect(source, spans)[1])[0] == restored
 
@@ -458,6 +461,12 @@ def test_a_number_left_to_the_model_is_kept_as_written_or_with_spanish_separator
     assert verbatim.kept_by_model(translation, [Span(0, len(number), "number", number)]) is kept
 
 
+def test_a_unit_in_words_left_to_the_model_is_kept_in_spanish_with_either_separator():
+    span = Span(0, 13, "measure", "4.5 kilogramos")
+    assert [verbatim.kept_by_model(translation, [span]) for translation in ("Pesa 4,5 kilogramos.", "Pesa 4.5 kilogramos.",
+                                                                            "Pesa 4.5 kilogra.")] == [True, True, False]
+
+
 @pytest.mark.parametrize("span, first_left", [
     (Span(0, 4, "time", "2:30"), True), (Span(0, 5, "number", "2,000"), True), (Span(0, 4, "number", "3.14"), True),
     (Span(0, 4, "number", "1999"), False),  # a plain rare number: the model garbles it ("Android 14")
@@ -465,6 +474,7 @@ def test_a_number_left_to_the_model_is_kept_as_written_or_with_spanish_separator
     (Span(0, 3, "number", "$20"), False), (Span(0, 8, "name", "Olusegun"), False),
     (Span(0, 5, "time", "7 p.m"), False),  # the model writes "p.m." as a new sentence ("a las 7 p.m. Los domingos")
     (Span(0, 13, "written_date", "3 de marzo"), True),  # the model may write it in Spanish itself
+    (Span(0, 13, "measure", "4.5 kilogramos"), True),
 ])
 def test_times_numbers_with_separators_and_known_numbers_are_first_left_to_the_model(span, first_left):
     assert verbatim.tried(span, COUNTS) is first_left

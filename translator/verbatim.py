@@ -52,7 +52,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from translator.words import DECADES, LABELS, MONTHS_SHORT, ORDINAL_DAYS, TITLES, WORD, opens_sentence
+from translator.words import DECADES, LABELS, MONTHS_SHORT, ORDINAL_DAYS, TITLES, UNIT_WORDS, WORD, opens_sentence
 
 # Stand-ins that the shipped model copies verbatim in every sentence frame tried (bench/RESULTS.md).
 STAND_INS = {
@@ -164,6 +164,11 @@ KINDS = (
     Kind("serial", r"(?<![\w-])\d+(?:-\d+)+(?![\w-])|(?<![\w/.,])\d+/\d+(?![\w/]|[.,]\d)"
                    r"|(?<![\w:.,])\d+(?::\d+)+(?![\w:]|[.,]\d)", "number",
          ("90210-1234", "978-3-16-148410-0", "1-800-555-0199", "120/80", "24/7", "3:1", "16:9")),
+    # A unit in words ("4.5 kilograms", "70 square meters"), which the model copied, dropped or garbled ("3alnes" for
+    # "3 gallons", "metros de plaza"): written back in Spanish, but first left to the model (`tried`).
+    Kind("measure", rf"(?<![\w.,])(?:(?<![\w-])[Mm]inus\s)?\d+(?:[.,]\d+)*\s(?:(?:square|cubic)\s)?"
+                    rf"(?:{'|'.join(sorted(UNIT_WORDS, key=len, reverse=True))})(?!\w)",
+         "number", ("4.5 kilograms", "1 foot", "70 square meters", "minus 5 degrees")),
     # "percent" and "minus" in words too, which the model dropped ("6 percent" -> "6 años") or copied ("minus 12").
     Kind("number", rf"(?<![\w.,])(?:[-+−]|(?<![\w-])[Mm]inus\s(?=\d))?{CURRENCY}?(?:\d+(?:[.,]\d+)*[{VULGAR}]?|[{VULGAR}])"
                    rf"{MULTIPLIER}?(?:%|[{SIGNS}]|\s?(?:{UNITS})(?![\w/°])|\s(?:percent|per\s?cent))?(?![\w])"
@@ -189,12 +194,12 @@ KINDS = (
 )
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
-ALWAYS = {"url", "email", "handle", "path", "written_date", "numbered", "century", "decade", "label", "range", "time",
+ALWAYS = {"url", "email", "handle", "path", "written_date", "measure", "numbered", "century", "decade", "label", "range", "time",
           "phone", "date", "serial", "code", "etc", "title", "symbol"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
-# (as the corpus writes it), a written date in the model's own Spanish, a number with a separator, "2,000 books"
-# -> "2.000 libros" (as Spanish writes it), and a plain number the corpus shows often.
+# (as the corpus writes it), a written date or a unit in words in the model's own Spanish, a number with a separator,
+# "2,000 books" -> "2.000 libros" (as Spanish writes it), and a plain number the corpus shows often.
 SEPARATORS = str.maketrans(",.", ".,")
 HOURS = ("una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce")
 
@@ -256,7 +261,8 @@ def wanted(kind, text, counts):
 
 def tried(span, counts):
     """Whether `span` is first left to the model: a time on the 24-hour clock or without "am"/"pm" (which the
-    model may say in words), a date with its month's name (which it may write in Spanish itself), a number
+    model may say in words), a date with its month's name or a unit in words (which it may write in Spanish
+    itself), a number
     with a separator ("2,000", "3.14"), or a plain number of two digits or more that `counts` (the corpus)
     show often, which the model mostly copies but now and then changes (a single digit is a span only once
     the model got one wrong, `garbling.number_spans`). A time with "p.m." comes out as written ("a las 7 p.m.").
@@ -269,7 +275,7 @@ def tried(span, counts):
     """
     if span.kind == "time":
         return bool(re.fullmatch(r"[\d:]+", span.value))
-    if span.kind == "written_date":
+    if span.kind in ("written_date", "measure"):
         return True
     return span.kind == "number" and (bool(re.search(r"\d[.,]\d", span.value))
                                       or len(span.value) > 1 and span.value.isdigit() and not is_rare(span.value, counts))
@@ -403,6 +409,22 @@ def spanish_amount(written):
     return re.sub(r"\s(?:percent|per\s?cent)$", " por ciento", re.sub(r"^[Mm]inus\s", "menos ", written))
 
 
+def spanish_measure(written):
+    """A number and its unit in words as Spanish says them; "square" and "cubic" after the unit, agreeing with it.
+
+    >>> spanish_measure("4.5 kilograms"), spanish_measure("1 foot"), spanish_measure("3 square miles")
+    ('4.5 kilogramos', '1 pie', '3 millas cuadradas')
+    >>> spanish_measure("minus 5 degrees"), spanish_measure("2 cubic meters")
+    ('menos 5 grados', '2 metros cúbicos')
+    """
+    number, *shape, unit = written.rsplit(" ", 2) if re.search(r"\s(?:square|cubic)\s", written) else written.rsplit(" ", 1)
+    spanish = UNIT_WORDS[unit]
+    if shape:
+        adjective = {"square": "cuadrad", "cubic": "cúbic"}[shape[0]] + ("a" if re.search("as?$", spanish) else "o")
+        spanish += " " + adjective + ("s" if spanish.endswith("s") else "")
+    return f"{spanish_amount(number)} {spanish}"
+
+
 def spanish_numbered(written):
     """A number after "No." or "#" as Spanish abbreviates "número".
 
@@ -431,7 +453,7 @@ def spanish_range(written):
 
 
 # The kinds of span that come out as Spanish writes them, not as written: each kind's writer.
-IN_SPANISH = {"number": spanish_amount, "written_date": spanish_date, "numbered": spanish_numbered, "century": spanish_century,
+IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_date": spanish_date, "numbered": spanish_numbered, "century": spanish_century,
               "decade": spanish_decade, "label": spanish_label, "time": spanish_clock, "range": spanish_range}
 
 
@@ -450,7 +472,7 @@ def kept_by_model(translation, spans):
     for value, times in collections.Counter(span.value for span in spans).items():
         kind = next(span.kind for span in spans if span.value == value)
         # Spanish writes "2,000" as "2.000" and "3.14" as "3,14"; the corpus' translations do.
-        written = {value, value.translate(SEPARATORS)} if kind == "number" else {value}
+        written = {value, value.translate(SEPARATORS)} if kind in ("number", "measure") else {value}
         found = sum(len(re.findall(rf"(?<![\w.,]){re.escape(form)}(?![\w]|[.,]\d)", translation)) for form in written)
         spoken = spoken_time(value) if kind == "time" else None
         if spoken:

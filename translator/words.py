@@ -29,6 +29,26 @@ ORDINAL_DAYS = (*_FIRST_NINE, "tenth", "eleventh", "twelfth", "thirteenth", "fou
 # Decades in words ("the sixties"), the twenties' first.
 DECADES = ("twenties", "thirties", "forties", "fifties", "sixties", "seventies", "eighties", "nineties")
 
+# Units written in words after a number ("4.5 kilograms"): English singular and plural, Spanish singular and plural.
+_UNITS = (("kilogram", "kilograms", "kilogramo", "kilogramos"), ("gram", "grams", "gramo", "gramos"),
+          ("milligram", "milligrams", "miligramo", "miligramos"), ("kilometer", "kilometers", "kilómetro", "kilómetros"),
+          ("kilometre", "kilometres", "kilómetro", "kilómetros"), ("meter", "meters", "metro", "metros"),
+          ("metre", "metres", "metro", "metros"), ("centimeter", "centimeters", "centímetro", "centímetros"),
+          ("centimetre", "centimetres", "centímetro", "centímetros"), ("millimeter", "millimeters", "milímetro", "milímetros"),
+          ("millimetre", "millimetres", "milímetro", "milímetros"), ("liter", "liters", "litro", "litros"),
+          ("litre", "litres", "litro", "litros"), ("milliliter", "milliliters", "mililitro", "mililitros"),
+          ("millilitre", "millilitres", "mililitro", "mililitros"), ("mile", "miles", "milla", "millas"),
+          ("foot", "feet", "pie", "pies"), ("inch", "inches", "pulgada", "pulgadas"), ("yard", "yards", "yarda", "yardas"),
+          ("pound", "pounds", "libra", "libras"), ("ounce", "ounces", "onza", "onzas"),
+          ("gallon", "gallons", "galón", "galones"), ("ton", "tons", "tonelada", "toneladas"),
+          ("tonne", "tonnes", "tonelada", "toneladas"), ("hectare", "hectares", "hectárea", "hectáreas"),
+          ("acre", "acres", "acre", "acres"), ("degree", "degrees", "grado", "grados"),
+          ("calorie", "calories", "caloría", "calorías"), ("kilobyte", "kilobytes", "kilobyte", "kilobytes"),
+          ("megabyte", "megabytes", "megabyte", "megabytes"), ("gigabyte", "gigabytes", "gigabyte", "gigabytes"),
+          ("terabyte", "terabytes", "terabyte", "terabytes"), ("volt", "volts", "voltio", "voltios"),
+          ("watt", "watts", "vatio", "vatios"))
+UNIT_WORDS = {english: spanish for *englishes, one, many in _UNITS for english, spanish in zip(englishes, (one, many))}
+
 # Nouns that number a place or a part ("Room 214"), with their Spanish and its article.
 LABELS = {"Room": "la habitación", "Chapter": "el capítulo", "Page": "la página", "Gate": "la puerta", "Platform": "el andén",
           "Exit": "la salida", "Section": "la sección", "Lesson": "la lección", "Table": "la mesa", "Seat": "el asiento",
