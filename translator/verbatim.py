@@ -78,6 +78,8 @@ MONTH = "|".join(MONTHS + MONTHS_SHORT)
 # Words that may follow a decade that qualifies no noun: a verb or a word that joins ("The 1990s were ...", "the 80s and").
 AFTER_DECADE = ("were|was|are|is|had|have|has|saw|brought|and|or|in|on|at|to|for|with|when|as|but|that|which|where|"
                 "anymore|again|too|now|then|also|will|would|could|can|until|before|after|of|from")
+# "minus" before a number, which Spanish says "menos" (`spanish_amount`).
+MINUS = r"(?<![\w-])[Mm]inus\s"
 # A day in words, "twenty-first" or "twenty first", the longest first: "twentieth" is no "twenty".
 DAY_WORD = "(?i:" + "|".join(sorted((day.replace("-", r"[\s-]") for day in ORDINAL_DAYS), key=len, reverse=True)) + ")"
 # Units and currency codes written after a number, and currencies written before it: "250 ml", "4 USD" and
@@ -138,9 +140,9 @@ KINDS = (
     Kind("century", r"(?<![\w.,-])\d{1,2}(?:st|nd|rd|th)\s+century(?!\w)", "number", ("19th century", "21st century")),
     # A decade with its "the" (and an "in" before "the early"; in words, "and" or "or" does: "the sixties and
     # seventies"): the model read "the 1990s" as "los 190", "the 80s" as "los ochos" and "the sixties" as "los seis
-    # años". Not "in her 30s", an age, nor before a noun it qualifies,
-    # "(the) 1980s music", which Spanish says in another order ("la música de los años 80"): a word in lower case
-    # after it must be one that follows a subject or a time (`AFTER_DECADE`).
+    # años". Not "in her 30s", an age, nor before a noun it qualifies, "(the) 1980s music", which Spanish says in
+    # another order ("la música de los años 80"): a word in lower case after it must be one that follows a subject or
+    # a time (`AFTER_DECADE`).
     Kind("decade", r"(?<![\w-])(?:[Ii]n\s+[Tt]he\s+(?:early|mid|late)[\s-]+|[Tt]he\s+(?:(?:early|mid|late)[\s-]+)?"
                    rf"|(?:(?<=\band\s)|(?<=\bor\s))(?={'|'.join(DECADES)}))"
                    rf"(?:(?:(?:1\d|20)\d0|['’]?\d0)s|{'|'.join(DECADES)})(?!\w)(?!\s+(?!(?:{AFTER_DECADE})\b)[a-z])",
@@ -166,11 +168,11 @@ KINDS = (
          ("90210-1234", "978-3-16-148410-0", "1-800-555-0199", "120/80", "24/7", "3:1", "16:9")),
     # A unit in words ("4.5 kilograms", "70 square meters"), which the model copied, dropped or garbled ("3alnes" for
     # "3 gallons", "metros de plaza"): written back in Spanish, but first left to the model (`tried`).
-    Kind("measure", rf"(?<![\w.,])(?:(?<![\w-])[Mm]inus\s)?\d+(?:[.,]\d+)*\s(?:(?:square|cubic)\s)?"
+    Kind("measure", rf"(?<![\w.,])(?:{MINUS})?\d+(?:[.,]\d+)*\s(?:(?:square|cubic)\s)?"
                     rf"(?:{'|'.join(sorted(UNIT_WORDS, key=len, reverse=True))})(?!\w)",
          "number", ("4.5 kilograms", "1 foot", "70 square meters", "minus 5 degrees")),
     # "percent" and "minus" in words too, which the model dropped ("6 percent" -> "6 años") or copied ("minus 12").
-    Kind("number", rf"(?<![\w.,])(?:[-+−]|(?<![\w-])[Mm]inus\s(?=\d))?{CURRENCY}?(?:\d+(?:[.,]\d+)*[{VULGAR}]?|[{VULGAR}])"
+    Kind("number", rf"(?<![\w.,])(?:[-+−]|{MINUS}(?=\d))?{CURRENCY}?(?:\d+(?:[.,]\d+)*[{VULGAR}]?|[{VULGAR}])"
                    rf"{MULTIPLIER}?(?:%|[{SIGNS}]|\s?(?:{UNITS})(?![\w/°])|\s(?:percent|per\s?cent))?(?![\w])"
                    rf"|(?<![\w.,])[-+−]?[{SIGNS}]\d+\w*",
          "number", ("8,336,817", "3.14", "-5", "$20", "€1,200.50", "45%", "1999", "250 ml", "90 km/h", "98.6 °F", "4 USD",
@@ -194,8 +196,8 @@ KINDS = (
 )
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
-ALWAYS = {"url", "email", "handle", "path", "written_date", "measure", "numbered", "century", "decade", "label", "range", "time",
-          "phone", "date", "serial", "code", "etc", "title", "symbol"}
+ALWAYS = {"url", "email", "handle", "path", "written_date", "measure", "numbered", "century", "decade", "label", "range",
+          "time", "phone", "date", "serial", "code", "etc", "title", "symbol"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
 # (as the corpus writes it), a written date or a unit in words in the model's own Spanish, a number with a separator,
@@ -406,7 +408,7 @@ def spanish_amount(written):
     >>> spanish_amount("3.9 percent"), spanish_amount("Minus 12"), spanish_amount("$20")
     ('3.9 por ciento', 'menos 12', '$20')
     """
-    return re.sub(r"\s(?:percent|per\s?cent)$", " por ciento", re.sub(r"^[Mm]inus\s", "menos ", written))
+    return re.sub(r"\s(?:percent|per\s?cent)$", " por ciento", re.sub(f"^{MINUS}", "menos ", written))
 
 
 def spanish_measure(written):
@@ -453,8 +455,9 @@ def spanish_range(written):
 
 
 # The kinds of span that come out as Spanish writes them, not as written: each kind's writer.
-IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_date": spanish_date, "numbered": spanish_numbered, "century": spanish_century,
-              "decade": spanish_decade, "label": spanish_label, "time": spanish_clock, "range": spanish_range}
+IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_date": spanish_date,
+              "numbered": spanish_numbered, "century": spanish_century, "decade": spanish_decade, "label": spanish_label,
+              "time": spanish_clock, "range": spanish_range}
 
 
 def kept_by_model(translation, spans):
