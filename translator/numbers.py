@@ -19,7 +19,7 @@ import re
 from decimal import Decimal
 
 from translator.verbatim import CURRENCY, MONTH
-from translator.words import opens_sentence
+from translator.words import ORDINAL_DAYS, opens_sentence
 
 # Small numbers, which `verbatim.find` leaves to the model: one digit ("3 items"), or a number in words up to
 # ninety-nine ("six", "twenty-one"; not "one", as often "a" or "the one"), not part of a number with a scale ("three
@@ -88,8 +88,6 @@ IMPLIED = {"both": (2,), "twice": (2,), "couple": (2,), "pair": (2,), "double": 
            "twin": (2,), "twins": (2,), "other": (2,), "thrice": (3,), "triple": (3,), "dozen": (12,), "dozens": (12,),
            "decade": (10,), "score": (20,), "quarter": (15,), "quarters": (15, 25), "week": (7, 8, 15), "weeks": (15,),
            "fortnight": (15,), "midnight": (12,), "noon": (12,), "once": (11,)}
-# The ordinals that are not their number's word and "th" ("seventeenth", "fortieth").
-IRREGULAR_ORDINALS = {"first": 1, "second": 2, "third": 3, "fifth": 5, "eighth": 8, "ninth": 9, "twelfth": 12}
 SPANISH_WORD = re.compile(rf"(?i:{_SPANISH_WORD})")
 # After these words "2 millones" takes no "de" before them: they are no noun it counts.
 NOT_COUNTED = {"of", "and", "or", "to", "in", "on", "at", "for", "by", "from", "with", "than", "a", "an", "the", "is", "are",
@@ -179,8 +177,8 @@ def english_value(word):
     >>> [english_value(word) for word in ("seven", "seventeenth", "twentieth", "ninth", "forties", "tens", "tent")]
     [7, 17, 20, 9, 40, 10, None]
     """
-    if word in IRREGULAR_ORDINALS:
-        return IRREGULAR_ORDINALS[word]
+    if word in ORDINAL_DAYS:  # "first", "twelfth": not all are a number's word and "th"
+        return ORDINAL_DAYS.index(word) + 1
     for ending, written in (("", ""), ("ieth", "y"), ("th", ""), ("ies", "y"), ("s", "")):
         if word.endswith(ending) and word[:len(word) - len(ending)] + written in UNDER_TWENTY + TENS:
             return word_value(word[:len(word) - len(ending)] + written)
