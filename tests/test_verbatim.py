@@ -526,7 +526,14 @@ def test_a_name_passed_through_beside_a_span_joins_it():
     ("We drove to Salt Lake City.", "Fuimos a Salt Lake City de Salt.", ["Salt Lake City"]),  # a word of it repeated
     ("We drove to Salt Lake City.", "Fuimos a Salt Lake City.", []),  # copied whole
     ("We drove to Salt Lake City.", "Fuimos a la Ciudad del Lago Salado.", []),  # translated whole, capitalised
-    ("We drove to Salt Lake City.", "Fuimos a la ciudad.", []),  # the name dropped: no garbling this check can see
+    ("We drove to Salt Lake City.", "Fuimos a la ciudad.", ["Salt Lake City"]),  # lost whole, no name of its own
+    ("We drove to Salt Lake City.", "Fuimos a Salt a Lake City.", ["Salt Lake City"]),  # copied, but split
+    ("We flew to Rio de Janeiro.", "Volamos a Río de Janeiro.", []),  # side by side, the particle between
+    ("We flew to Rio de Janeiro.", "Volamos a Río y a Janeiro.", ["Rio de Janeiro"]),
+    ("Is Mary Tom's mother?", "¿Mary es la madre de Tom?", []),  # two names the corpus knows apart
+    ("We stay at the Portside Hotel.", "Nos quedamos en el hotel Portside.", []),  # said the Spanish way, not split
+    ("Red-haired people have freckles.", "La gente pelirroja tiene pecas.", []),  # one word in two parts: no name
+    ("Happy New Year to all!", "¡Feliz año a todos!", []),  # words the corpus shows capitalised: it knows the name
     ("We met Jean-Luc Picard.", "Conocimos a Jean-Luc Picard.", []),  # a word's parts copied are the word copied
     ("We met Jean-Luc Picard.", "Conocimos a Luc Picard.", ["Jean-Luc Picard"]),
     ("We met Tom Monday.", "Conocimos a Tom el lunes.", []),  # a weekday, said in Spanish
@@ -534,8 +541,8 @@ def test_a_name_passed_through_beside_a_span_joins_it():
     ("He plays for Manchester United.", "Él juega a Manchester.", ["Manchester United"]),  # after, it was dropped
     ("He plays for Manchester United.", "Él juega a Manchester United.", []),
 ])
-def test_a_name_copied_in_part_or_a_word_of_it_repeated_is_garbled(source, translation, garbled):
-    counts = {"we": 9, "Tom": 9, "Monday": 9, "salt": 9, "lake": 9, "city": 9, "Mt": 9, "United": 9, "he": 9}
+def test_a_name_copied_in_part_split_lost_whole_or_a_word_of_it_repeated_is_garbled(source, translation, garbled):
+    counts = {"we": 9, "Tom": 9, "Mary": 9, "Monday": 9, "salt": 9, "lake": 9, "city": 9, "Mt": 9, "United": 9, "he": 9, "is": 9, "happy": 9, "New": 9, "Year": 9, "new": 90, "year": 90}
     assert garbling.garbled_names(translation, source, counts) == garbled
 
 

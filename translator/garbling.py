@@ -19,8 +19,9 @@ still gets wrong is found in its translation, judged against the source:
   (bench/RESULTS.md).
 - **Garbled names**: a translation that invents a capitalised word, a name the
   corpus shows but the model garbled ("San Francisco" -> "Sanupe"), copies a
-  name of several words in part ("Salt Lake City" -> "Lake City",
-  `garbled_names`), or loses a name the corpus' Spanish writes as it is
+  name of several words in part ("Salt Lake City" -> "Lake City"), with a word
+  between ("Grand a Rapids") or not at all ("a la lago", `garbled_names`), or
+  loses a name the corpus' Spanish writes as it is
   ("He quotes Shakespeare." -> "Él cita a los padres.", `lost_names`), is
   decoded again with its names passed through (`name_spans`).
 - **Wrong numbers**: a translation that changes a number or drops a small
@@ -178,7 +179,11 @@ def _folded(word):
 def garbled_names(translation, source, counts):
     """The names of two words or more in `source` that `translation` garbled: copied in part, the rest neither
     copied nor written as capitalised words of its own ("Salt Lake City" -> "Lake City", "Mexico City" ->
-    "México de México"), or a copied word written more often than the source writes it ("Cape de Cape").
+    "México de México"), a copied word written more often than the source writes it ("Cape de Cape"), every
+    word copied in order with others between (`_split`: "Grand Rapids" -> "Grand a Rapids"; not names the corpus
+    knows apart, "Mary Tom"), or none copied, none a name the corpus knows, not all of them words it shows
+    capitalised often ("New Year" -> "año"), and no capitalised word of the translation's own written ("Salt Lake
+    City" -> "la lago").
     A name translated whole ("Nueva York", "Ciudad de México", "Juegos Olímpicos") is no garbling, nor one of
     `DAYS` ("Tom Monday" -> "Tom el lunes"), nor a word before the words copied that the corpus `counts` show
     often and mostly capitalised, which the model knows on its own and may write in lower case ("Mt Fuji" -> "monte
@@ -191,30 +196,60 @@ def garbled_names(translation, source, counts):
     >>> [garbled_names(out, "We live in Mexico City.", counts) for out in ("Vivimos en México de México.",
     ...                                                                     "Vivimos en la Ciudad de México.")]
     [['Mexico City'], []]
+    >>> [garbled_names(out, "We met at Union Station.", counts) for out in ("Nos vimos en la Unión a Station.",
+    ...     "Nos vimos en la estación.", "Nos vimos en la Estación Unión.", "Nos vimos en Union Station.")]
+    [['Union Station'], ['Union Station'], [], []]
     """
     runs = []
     for match in re.finditer(NAME, source):
-        words = [part for word in _run_words(source, match, counts) for part in WORD.findall(word.group())
-                 if not re.fullmatch(PARTICLES, part)]
+        spaced = _run_words(source, match, counts)
+        parts = [part for word in spaced for part in WORD.findall(word.group())]
+        words = [part for part in parts if not re.fullmatch(PARTICLES, part)]
         if len(words) > 1:
-            runs.append((match.group(), words))
+            runs.append((match.group(), words, parts, len(spaced)))
     if not runs:
         return []  # most sentences: nothing to fold
     written = collections.Counter(_folded(word) for word in WORD.findall(translation))
     in_source = collections.Counter(_folded(word) for word in WORD.findall(source))
     own = len(_own_names(translation, source))
     garbled = []
-    for run, words in runs:
+    for run, words, parts, spaced in runs:
         copied = [_folded(word) for word in words if written[_folded(word)]]
         # A known word before the words copied may be said in Spanish, as Spanish says a title or a place's kind
         # before the name ("monte Fuji"); after them, one not written was dropped ("Manchester United" -> "Manchester").
         first_copied = next((i for i, word in enumerate(words) if written[_folded(word)]), len(words))
-        known = [word for i, word in enumerate(words) if DAYS.fullmatch(word) or (
-            i < first_copied and counts.get(word, 0) >= MIN_COUNT and counts[word] > counts.get(word.lower(), 0))]
+        known = [word for i, word in enumerate(words)
+                 if DAYS.fullmatch(word) or (i < first_copied and _known_name(word, counts))]
         missing = [word for word in words if not written[_folded(word)] and word not in known]
         if copied and (len(missing) > own or any(written[word] > in_source[word] for word in copied)):
             garbled.append(run)
+        # Every word copied, but with others between ("Grand Rapids" -> "Grand a Rapids"; not names the corpus knows
+        # apart: "Is Mary Tom's mother?"); or, a name of several words none of which the model knows as a name, and
+        # not every one of which the corpus shows capitalised often (as it does "Happy New Year" -> "Feliz año"), none
+        # copied and no capitalised word of the translation's own to say it its way ("Salt Lake City" -> "la lago").
+        elif ((not missing and not all(_known_name(word, counts) for word in words) and _split(parts, translation))
+              or (not copied and not known and not own and spaced > 1
+                  and not all(counts.get(word, 0) >= MIN_COUNT for word in words))):
+            garbled.append(run)
     return garbled
+
+
+def _known_name(word, counts):
+    """Whether the corpus `counts` show `word` often and mostly capitalised: a name the model knows on its own."""
+    return counts.get(word, 0) >= MIN_COUNT and counts[word] > counts.get(word.lower(), 0)
+
+
+def _split(parts, translation):
+    """Whether `translation` writes the words of the name `parts` capitalised and in its order, but with other words
+    between them ("Grand Rapids" -> "Grand a Rapids"; particles such as "de" are the name's own)."""
+    written = WORD.findall(translation)
+    at = []
+    for part in (part for part in parts if not re.fullmatch(PARTICLES, part)):
+        at.append(next((i for i in range(at[-1] + 1 if at else 0, len(written))
+                        if written[i][0].isupper() and _folded(written[i]) == _folded(part)), None))
+        if at[-1] is None:
+            return False
+    return [_folded(word) for word in written[at[0]:at[-1] + 1]] != [_folded(part) for part in parts]
 
 
 def _own_names(translation, source):
