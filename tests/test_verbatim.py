@@ -515,6 +515,16 @@ def test_a_number_the_corpus_knows_is_first_left_to_the_model_and_protected_when
     assert decoded == [["Tom has 30 cats.", "Tom has 45 cats."]]  # both ways, in one batch
 
 
+@pytest.mark.parametrize("source, names", [
+    ("The game works on Windows 7.", ["Windows 7"]),  # a name with its version, one span
+    ("We gave Tom 5 apples.", ["Tom"]),  # a name the corpus knows, then a count
+    ("We met in Room 4 on May 5.", ["Room"]),  # a label's number no version; a date no name
+])
+def test_a_name_passed_through_takes_its_version_along(source, names):
+    spans = garbling.name_spans(source, {"the": 9, "we": 9, "Tom": 9, "May": 9}, [])
+    assert [span.value for span in spans] == names
+
+
 def test_a_name_passed_through_beside_a_span_joins_it():
     # Two stand-ins side by side would reach the model, which may glue them together.
     spans = garbling.name_spans("They sell Whole Foods 365 here.", {"they": 9}, [Span(22, 25, "number", "365")])
@@ -534,6 +544,10 @@ def test_a_name_passed_through_beside_a_span_joins_it():
     ("We stay at the Portside Hotel.", "Nos quedamos en el hotel Portside.", []),  # said the Spanish way, not split
     ("Red-haired people have freckles.", "La gente pelirroja tiene pecas.", []),  # one word in two parts: no name
     ("Happy New Year to all!", "¡Feliz año a todos!", []),  # words the corpus shows capitalised: it knows the name
+    ("We moved to Windows 11.", "Nos mudamos a las 11.", ["Windows"]),  # a name before its version, lost
+    ("We moved to Windows 11.", "Nos mudamos a Windows 11.", []),
+    ("We met in Room 214.", "Nos vimos en la habitación 214.", []),  # a label before its number, said in Spanish
+    ("We gave Tom 5 apples.", "Le dimos 5 manzanas.", []),  # a name the corpus knows, left to the model
     ("We met Jean-Luc Picard.", "Conocimos a Jean-Luc Picard.", []),  # a word's parts copied are the word copied
     ("We met Jean-Luc Picard.", "Conocimos a Luc Picard.", ["Jean-Luc Picard"]),
     ("We met Tom Monday.", "Conocimos a Tom el lunes.", []),  # a weekday, said in Spanish

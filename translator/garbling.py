@@ -47,7 +47,7 @@ import unicodedata
 
 from translator import numbers, spanish, verbatim
 from translator.verbatim import MESES, MIN_COUNT, MONTHS, NAME, PARTICLES, Span
-from translator.words import WORD, opens_sentence, starts_sentence
+from translator.words import LABELS, WORD, opens_sentence, starts_sentence
 
 # An invented word this far (a share of the sentence's length) from every rare source word garbles another word.
 FAR = 0.2
@@ -147,6 +147,8 @@ def name_spans(source, counts, spans):
         if all(DAYS.fullmatch(word.group()) for word in words):
             continue
         start, end = match.start() + words[0].start(), match.start() + words[-1].end()
+        version = _version(source, match, counts)
+        end = match.end() + version.end() if version else end
         spans = _in_place_of(source, spans, Span(start, end, "name", source[start:end]))
     return verbatim.joined(source, sorted(spans))
 
@@ -183,7 +185,8 @@ def garbled_names(translation, source, counts):
     word copied in order with others between (`_split`: "Grand Rapids" -> "Grand a Rapids"; not names the corpus
     knows apart, "Mary Tom"), or none copied, none a name the corpus knows, not all of them words it shows
     capitalised often ("New Year" -> "año"), and no capitalised word of the translation's own written ("Salt Lake
-    City" -> "la lago").
+    City" -> "la lago"); a name of one word before a number that is no label ("Windows 11", not "Room 214") is
+    one of two, the number its version.
     A name translated whole ("Nueva York", "Ciudad de México", "Juegos Olímpicos") is no garbling, nor one of
     `DAYS` ("Tom Monday" -> "Tom el lunes"), nor a word before the words copied that the corpus `counts` show
     often and mostly capitalised, which the model knows on its own and may write in lower case ("Mt Fuji" -> "monte
@@ -205,15 +208,16 @@ def garbled_names(translation, source, counts):
         spaced = _run_words(source, match, counts)
         parts = [part for word in spaced for part in WORD.findall(word.group())]
         words = [part for part in parts if not re.fullmatch(PARTICLES, part)]
-        if len(words) > 1:
-            runs.append((match.group(), words, parts, len(spaced)))
+        versioned = bool(words and _version(source, match, counts))
+        if len(words) > 1 or versioned:
+            runs.append((match.group(), words, parts, len(spaced) > 1 or versioned))
     if not runs:
         return []  # most sentences: nothing to fold
     written = collections.Counter(_folded(word) for word in WORD.findall(translation))
     in_source = collections.Counter(_folded(word) for word in WORD.findall(source))
     own = len(_own_names(translation, source))
     garbled = []
-    for run, words, parts, spaced in runs:
+    for run, words, parts, several in runs:
         copied = [_folded(word) for word in words if written[_folded(word)]]
         # A known word before the words copied may be said in Spanish, as Spanish says a title or a place's kind
         # before the name ("monte Fuji"); after them, one not written was dropped ("Manchester United" -> "Manchester").
@@ -224,14 +228,25 @@ def garbled_names(translation, source, counts):
         if copied and (len(missing) > own or any(written[word] > in_source[word] for word in copied)):
             garbled.append(run)
         # Every word copied, but with others between ("Grand Rapids" -> "Grand a Rapids"; not names the corpus knows
-        # apart: "Is Mary Tom's mother?"); or, a name of several words none of which the model knows as a name, and
-        # not every one of which the corpus shows capitalised often (as it does "Happy New Year" -> "Feliz año"), none
-        # copied and no capitalised word of the translation's own to say it its way ("Salt Lake City" -> "la lago").
+        # apart: "Is Mary Tom's mother?"); or, a name of several words or with its version, none of them a name the
+        # model knows, not every one a word the corpus shows capitalised often (as "Happy New Year" -> "Feliz año"),
+        # none copied and no capitalised word of the translation's own to say it its way ("Salt Lake City" -> "la
+        # lago", "Windows 11" -> "las 11").
         elif ((not missing and not all(_known_name(word, counts) for word in words) and _split(parts, translation))
-              or (not copied and not known and not own and spaced > 1
+              or (not copied and not known and not own and several
                   and not all(counts.get(word, 0) >= MIN_COUNT for word in words))):
             garbled.append(run)
     return garbled
+
+
+def _version(source, match, counts):
+    """The number after a name (a `NAME` match in `source`) that is its version ("Windows 7", "Android 14"), as a match
+    of what follows the name; none after a label ("Room 214"), which `verbatim` writes back in Spanish, a month or
+    weekday, or a name the corpus `counts` show as one ("We gave Tom 5 apples")."""
+    last = match.group().split()[-1]
+    if last in LABELS or DAYS.fullmatch(last) or _known_name(last, counts):
+        return None
+    return re.match(r"\s\d+(?:\.\d+)*(?![\w-]|[.,]\d)", source[match.end():])
 
 
 def _known_name(word, counts):
