@@ -185,8 +185,8 @@ def garbled_names(translation, source, counts):
     word copied in order with others between (`_split`: "Grand Rapids" -> "Grand a Rapids"; not names the corpus
     knows apart, "Mary Tom"), or none copied, none a name the corpus knows, not all of them words it shows
     capitalised often ("New Year" -> "año"), and no capitalised word of the translation's own written ("Salt Lake
-    City" -> "la lago"); a name of one word before a number that is no label ("Windows 11", not "Room 214") is
-    one of two, the number its version.
+    City" -> "la lago"); a name of one word with its version after it (`_version`: "Windows 11", not "Room 214")
+    counts as a name of two words.
     A name translated whole ("Nueva York", "Ciudad de México", "Juegos Olímpicos") is no garbling, nor one of
     `DAYS` ("Tom Monday" -> "Tom el lunes"), nor a word before the words copied that the corpus `counts` show
     often and mostly capitalised, which the model knows on its own and may write in lower case ("Mt Fuji" -> "monte
