@@ -157,7 +157,7 @@ def test_a_translating_process_on_a_cpu_decodes_a_batch_per_core_and_one_more_ea
 
 def test_every_command_is_described_and_every_default_shown():
     """Each `translator <command> --help` opens with a description and shows each option's default: the value
-    where there is one, else what the option's absence means."""
+    where there is one, else what the option's absence means; an on/off flag shows none."""
     import argparse
 
     commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
@@ -166,11 +166,15 @@ def test_every_command_is_described_and_every_default_shown():
         assert parser.description, name
         text = " ".join(parser.format_help().split())
         for action in parser._actions:
-            if action.default not in (False, argparse.SUPPRESS) and action.option_strings and not action.required:
-                help_text = " ".join(parser._get_formatter()._get_help_string(action).split())
-                assert "default" in help_text, f"translator {name} {action.option_strings[0]}"
-            if action.default not in (None, False, argparse.SUPPRESS):
-                assert f"(default: {action.default})" in text, f"translator {name} {action.option_strings[0]}"
+            help_text = " ".join(parser._get_formatter()._get_help_string(action).split())
+            where = f"translator {name} {action.option_strings[0] if action.option_strings else action.dest}"
+            if action.nargs == 0:
+                assert "(default:" not in help_text, where
+                continue
+            if action.default is not argparse.SUPPRESS and action.option_strings and not action.required:
+                assert "default" in help_text, where
+            if action.default not in (None, argparse.SUPPRESS):
+                assert f"(default: {action.default})" in text, where
 
 
 def test_xla_cache_flags_keep_what_the_user_set(tmp_path):

@@ -351,10 +351,11 @@ def add_quiet_argument(parser):
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
-    """Every default shown, except for flags that have none; descriptions and epilogs as written."""
+    """Every default shown, except for options that have none and for on/off flags (a "(default: True)" beside
+    `--no-placeholders` reads as if the flag were on); descriptions and epilogs as written."""
 
     def _get_help_string(self, action):
-        if action.default in (None, False) or action.default is argparse.SUPPRESS:
+        if action.default is None or action.default is argparse.SUPPRESS or action.nargs == 0:
             return action.help
         return super()._get_help_string(action)
 
