@@ -326,7 +326,7 @@ def recording(tiny_translator, monkeypatch):
         return [drop_first_names(text) for text in texts]
 
     monkeypatch.setattr(tiny_translator, "decode_as_written", drop_names)
-    # "Nobody" seen capitalised too: echoed, it is no first word copied as a name (`garbling.copied_first_words`).
+    # "Nobody" seen capitalised too: echoed, it is no first word copied as a name (`garbling.first_words_as_names`).
     monkeypatch.setattr(tiny_translator, "word_counts",
                         dict.fromkeys(["is", "here", "has", "cats", "Where", "nobody", "Nobody"], 9))
     return tiny_translator, decoded
@@ -637,6 +637,7 @@ def test_a_greedy_translation_that_makes_up_a_number_is_decoded_again_with_a_bea
     ("Marriage es una cena.", "El matrimonio es una xena.", "Marriage es una cena."),  # kept: the retry invents a word
     ("El matrimonio es una cena.", None, "El matrimonio es una cena."),  # translated: decoded once
     ("Marriage es una cena.", "Es una cena.", "Marriage es una cena."),  # kept: the retry dropped the word
+    ("El Marrioso es una cena.", "El matrimonio es una cena.", "El matrimonio es una cena."),  # spelled anew
 ])
 def test_a_first_word_copied_as_a_name_is_decoded_again_in_lower_case(tiny_translator, monkeypatch, model, retry,
                                                                       expected):
@@ -658,7 +659,17 @@ def test_a_first_word_copied_as_a_name_is_decoded_again_in_lower_case(tiny_trans
 ])
 def test_a_first_word_copied_is_one_the_corpus_writes_in_lower_case_and_no_spanish_word(source, counts, copied):
     translation = source.replace("is a dinner", "es una cena")
-    assert garbling.copied_first_words(translation, source, counts, {"come", "es", "una", "cena"}) == copied
+    assert garbling.first_words_as_names(translation, source, counts, {"come", "es", "una", "cena"}) == copied
+
+
+def test_a_first_word_spelled_anew_with_a_capital_is_one_taken_for_a_name():
+    counts, lexicon = {"sister": 40, "professor": 20}, {"el", "es", "una", "cena", "enseña"}
+    assert garbling.first_words_as_names("Sistra Mary es una cena.", "Sister Mary is a dinner.", counts,
+                                         lexicon) == ["Sister"]
+    assert garbling.first_words_as_names("El Profesaror García enseña.", "Professor García teaches.", counts,
+                                         lexicon) == ["Professor"]
+    # A name garbled, not the word before it: the name's own check (`garbled_names`) answers for it.
+    assert garbling.first_words_as_names("Sister Marilú es una cena.", "Sister Mary is a dinner.", counts, lexicon) == []
 
 
 @pytest.mark.parametrize("source, given, answer, expected", [

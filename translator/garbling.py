@@ -59,6 +59,10 @@ REPEATED_NUMBER = re.compile(r"(?<![\w.,])(\d+)\s+\1(?!\w|[.,]\d)")
 # domingos", "Christmas" -> "Navidad").
 FEASTS = ("Christmas", "Easter", "Thanksgiving")
 DAYS = re.compile(rf"(?:{'|'.join(MONTHS + WEEKDAYS + FEASTS)})s?")
+# A name the model may garble is a run of capitalised words, or of such runs joined by "of" ("Call of Duty" ->
+# "Duty", "The Lord of the Rings" -> "The Lord de los"), which stand-ins pass through only when rare (`verbatim`).
+NAME_RUN = re.compile(rf"{NAME}(?:\s+of\s+(?:the\s+)?{NAME})*")
+NAME_PARTICLES = rf"{PARTICLES}|of|the"
 
 
 def rare_words(source, lexicon, counts):
@@ -91,23 +95,29 @@ def invented(translation, source, lexicon, keep=()):
                      and (not match.group()[0].isupper() or opens_sentence(translation, match.start())))]
 
 
-def copied_first_words(translation, source, counts, lexicon):
-    """The words opening a sentence of `source` that `translation` copies as written though the corpus `counts`
-    show them mostly in lower case (at least `MIN_COUNT` times, and four times as often as capitalised) and they
-    are no Spanish word (`lexicon`): the model read a word it knows as a name because of its capital ("Marriage is
-    a dinner that begins with dessert." -> "Marriage es una cena con postre."). Not one before a capitalised word,
-    a name's title ("Prime Minister Jacinda Ardern", "Sister Mary").
+def first_words_as_names(translation, source, counts, lexicon):
+    """The words opening a sentence of `source` that `translation` took for names though the corpus `counts` show
+    them mostly in lower case (at least `MIN_COUNT` times, and four times as often as capitalised) and they are no
+    Spanish word (`lexicon`): the model read a word it knows as a name because of its capital, and copied it as
+    written ("Marriage is a dinner that begins with dessert." -> "Marriage es una cena con postre.") or spelled a
+    capitalised word of its own from the same pieces, one of the `invented` with its first three letters
+    ("Professor García teaches history." -> "El Profesaror García enseña historia."). A copy is none before a
+    capitalised word: a name's title ("Prime Minister Jacinda Ardern", "Sister Mary").
 
-    >>> counts = {"marriage": 40, "Marriage": 3, "bill": 30, "Bill": 20}
-    >>> copied_first_words("Marriage es una cena.", "Marriage is a dinner.", counts, {"es", "una", "cena"})
+    >>> counts = {"marriage": 40, "Marriage": 3, "bill": 30, "Bill": 20, "professor": 20}
+    >>> first_words_as_names("Marriage es una cena.", "Marriage is a dinner.", counts, {"es", "una", "cena"})
     ['Marriage']
-    >>> copied_first_words("Bill está aquí.", "Bill is here.", counts, {"está", "aquí"})
+    >>> first_words_as_names("Bill está aquí.", "Bill is here.", counts, {"está", "aquí"})
     []
+    >>> first_words_as_names("El Profesaror Kim enseña.", "Professor Kim teaches.", counts, {"el", "enseña"})
+    ['Professor']
     """
     copied = set(WORD.findall(translation))
+    spelled = {_folded(word.group())[:3] for word in invented(translation, source, lexicon) if word.group()[0].isupper()}
     return [match.group() for match in WORD.finditer(source)
-            if starts_sentence(source, match.start()) and match.group()[0].isupper() and match.group() in copied
-            and not re.match(r"\s+[A-ZÀ-ÖØ-Þ]", source[match.end():])
+            if starts_sentence(source, match.start()) and match.group()[0].isupper()
+            and ((match.group() in copied and not re.match(r"\s+[A-ZÀ-ÖØ-Þ]", source[match.end():]))
+                 or _folded(match.group())[:3] in spelled)
             and counts.get(match.group().lower(), 0) >= max(MIN_COUNT, 4 * counts.get(match.group(), 0))
             and match.group().lower() not in lexicon]
 
@@ -142,13 +152,13 @@ def name_spans(source, counts, spans):
     ['Bill Clinton']
     """
     spans = list(spans)
-    for match in re.finditer(NAME, source):
+    for match in NAME_RUN.finditer(source):
         words = _run_words(source, match, counts)
         if all(DAYS.fullmatch(word.group()) for word in words):
             continue
         start, end = match.start() + words[0].start(), match.start() + words[-1].end()
         version = _version(source, match, counts)
-        end = match.end() + version.end() if version else end
+        end = match.end() + version.end() if version else verbatim.abbreviated(source, end)
         spans = _in_place_of(source, spans, Span(start, end, "name", source[start:end]))
     return verbatim.joined(source, sorted(spans))
 
@@ -165,10 +175,14 @@ def _in_place_of(source, spans, span):
 
 
 def _run_words(source, match, counts):
-    """The words of a run of capitalised words (a `NAME` match in `source`) that make a name: not "I", not a
-    sentence's first word the corpus knows in lower case ("The"). Particles stay in ("Rio de Janeiro")."""
+    """The words of a run of capitalised words (a `NAME_RUN` match in `source`) that make a name: not "I", not a
+    sentence's first word the corpus knows in lower case ("The", each part of "One-third"), nor the "of" after it
+    ("Bank of America"). Particles inside stay in ("Rio de Janeiro", "Call of Duty")."""
     words = [word for word in re.finditer(r"\S+", match.group()) if word.group() != "I"]
-    if words and opens_sentence(source, match.start()) and counts.get(words[0].group().lower()):
+    if (words and opens_sentence(source, match.start())
+            and all(counts.get(part.lower()) for part in WORD.findall(words[0].group()))):
+        words = words[1:]
+    while words and re.fullmatch(NAME_PARTICLES, words[0].group()):
         words = words[1:]
     return words
 
@@ -202,12 +216,18 @@ def garbled_names(translation, source, counts):
     >>> [garbled_names(out, "We met at Union Station.", counts) for out in ("Nos vimos en la Unión a Station.",
     ...     "Nos vimos en la estación.", "Nos vimos en la Estación Unión.", "Nos vimos en Union Station.")]
     [['Union Station'], ['Union Station'], [], []]
+    >>> [garbled_names(out, "She plays Call of Duty.", {}) for out in ("Juega a Duty.", "Juega a Call of Duty.")]
+    [['Call of Duty'], []]
+    >>> garbled_names("Es el Banco de Inglaterra.", "It is the Bank of England.", {"England": 9})
+    []
+    >>> garbled_names("Un tercio de Earth es agua.", "One-third of the Earth is water.", {"one": 9, "third": 9})
+    []
     """
     runs = []
-    for match in re.finditer(NAME, source):
+    for match in NAME_RUN.finditer(source):
         spaced = _run_words(source, match, counts)
         parts = [part for word in spaced for part in WORD.findall(word.group())]
-        words = [part for part in parts if not re.fullmatch(PARTICLES, part)]
+        words = [part for part in parts if not re.fullmatch(NAME_PARTICLES, part)]
         versioned = bool(words and _version(source, match, counts))
         if len(words) > 1 or versioned:
             runs.append((match.group(), words, parts, len(spaced) > 1 or versioned))
@@ -240,7 +260,7 @@ def garbled_names(translation, source, counts):
 
 
 def _version(source, match, counts):
-    """The number after a name (a `NAME` match in `source`) that is its version ("Windows 7", "Android 14"), as a match
+    """The number after a name (a `NAME_RUN` match in `source`) that is its version ("Windows 7", "Android 14"), as a match
     of what follows the name; none after a label ("Room 214"), which `verbatim` writes back in Spanish, a month or
     weekday, or a name the corpus `counts` show as one ("We gave Tom 5 apples")."""
     last = match.group().split()[-1]
@@ -259,7 +279,7 @@ def _split(parts, translation):
     between them ("Grand Rapids" -> "Grand a Rapids"; particles such as "de" are the name's own)."""
     written = WORD.findall(translation)
     at = []
-    for part in (part for part in parts if not re.fullmatch(PARTICLES, part)):
+    for part in (part for part in parts if not re.fullmatch(NAME_PARTICLES, part)):
         at.append(next((i for i in range(at[-1] + 1 if at else 0, len(written))
                         if written[i][0].isupper() and _folded(written[i]) == _folded(part)), None))
         if at[-1] is None:
@@ -312,9 +332,9 @@ def wrong_numbers(translation, source, keep=()):
     digits nor says in words ("6 eggs" -> "los huevos", "six different jobs" -> "un trabajo diferente"), and the
     numbers with a scale (`numbers.SCALED`) whose value it neither writes nor says ("five hundred soldiers" ->
     "cinco soldados"; one said as another number is both changed and dropped), and so is an ordinal in digits it
-    neither copies, writes nor says ("the 2nd floor" -> "el piso", "2ndiente"), and a fraction whose part it does not
-    say ("a quarter of the bottle" -> "una botella de la botella", `numbers.FRACTION`). Other numbers are spans, which
-    `verbatim.restore` puts back.
+    neither writes nor says in Spanish ("the 2nd floor" -> "el piso", "2ndiente", "el piso de 14th piso"), and a
+    fraction whose part it does not say ("a quarter of the bottle" -> "una botella de la botella",
+    `numbers.FRACTION`). Other numbers are spans, which `verbatim.restore` puts back.
 
     >>> wrong_numbers("Muestra 35 artículos por $27.40.", "It shows 3 items for $27.40.")
     (['35'], ['3'])
@@ -336,7 +356,7 @@ def wrong_numbers(translation, source, keep=()):
     ([], [])
     >>> [wrong_numbers(out, "She lives on the 2nd floor.")[1] for out in ("Vive en el piso.", "Vive en el 2ndo piso.",
     ...                                                                   "Vive en el piso 2nd.")]
-    [['2nd'], ['2nd'], []]
+    [['2nd'], ['2nd'], ['2nd']]
     """
     scaled = list(numbers.SCALED.finditer(source))
     scaled_values = [numbers.values_of(match.group("number")) for match in scaled]
@@ -355,7 +375,7 @@ def wrong_numbers(translation, source, keep=()):
             for value in times}
     dropped = list(dict.fromkeys(small.group() for small, value in zip(smalls, small_values) if said[value] < times[value]))
     dropped += [ordinal.group() for ordinal in numbers.ORDINAL.finditer(source)
-                if not re.search(rf"{numbers.said_ordinal(int(ordinal.group(1)))}|(?<!\w){ordinal.group()}(?!\w)", translation)]
+                if not re.search(numbers.said_ordinal(int(ordinal.group(1))), translation)]
     dropped += [many.group() for many in numbers.MANY.finditer(source)
                 if not all(re.search(numbers.said_many(word), translation) for word in numbers.many_words(many))]
     dropped += [fraction.group() for fraction in numbers.FRACTION.finditer(source)

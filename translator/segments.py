@@ -13,12 +13,12 @@ from translator.words import MONTHS_SHORT, SENTENCE_END, TITLES
 logger = logging.getLogger(__name__)
 
 # A sentence ends at . ! ? (or …) followed by space, but not after a title: "Dr. Okonkwo" is one name; nor after
-# "No." or a month's abbreviation before a number ("Apartment No. 5", "on Dec. 12th"); nor after an abbreviation
-# such as "a.m.", "e.g." or "etc." when a lower-case word follows: "at 9 a.m. and then" is one sentence.
-ABBREVIATION = r"(?:\b[A-Za-z]\.[A-Za-z]\.|\betc\.)"
+# "No." or a month's abbreviation before a number ("Apartment No. 5", "on Dec. 12th"); nor before a lower-case word,
+# which opens no sentence: the full stop was an abbreviation's ("at 9 a.m. and then", "Martin Luther King Jr. was",
+# "Apple Inc. was founded").
 BEFORE_NUMBER = "|".join(rf"(?<=\b{word}\.)" for word in ("No", *MONTHS_SHORT))
 SENTENCE_BREAK = re.compile(rf"(?<=[{SENTENCE_END}])" + "".join(rf"(?<!\b{title}\.)" for title in TITLES)
-                            + rf"(?<!{ABBREVIATION})(?!(?:{BEFORE_NUMBER})\s+\d)\s+|(?<={ABBREVIATION})\s+(?![a-z])")
+                            + rf"(?!(?:{BEFORE_NUMBER})\s+\d)\s+(?![a-z])")
 
 
 def split_sentences(text):
@@ -32,6 +32,8 @@ def split_sentences(text):
     ['Open at 9 a.m. and shut at 5 p.m.', 'Come early.', 'Buy eggs, etc. at noon.']
     >>> split_sentences("Apartment No. 5 is empty. I said no. 12 came. We met on Dec. 12th.")
     ['Apartment No. 5 is empty.', 'I said no.', '12 came.', 'We met on Dec. 12th.']
+    >>> split_sentences("Martin Luther King Jr. was a leader. Apple Inc. was founded in 1976.")
+    ['Martin Luther King Jr. was a leader.', 'Apple Inc. was founded in 1976.']
     """
     return [sentence for sentence in SENTENCE_BREAK.split(" ".join(text.split())) if sentence]
 

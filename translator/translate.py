@@ -183,10 +183,11 @@ class Translator:
                  for text, (output, _), text_spans, words in zip(texts, restored, spans, keep)]
         again = [i for i in range(len(texts)) if wider[i] != spans[i]]
         self.retry(restored, texts, keep, again, [texts[i] for i in again], [wider[i] for i in again], beam_size)
-        # A word opening a sentence that the model copied as if a name is given to it once more in lower case: the
-        # capital cuts it into pieces the model reads as a name ("M ##ar ##ria ##ge"; "marriage" is one piece). A
+        # A word opening a sentence that the model copied or spelled anew as if a name ("Marriage", "Profesaror") is
+        # given to it once more in lower case: the capital cuts it into pieces the model reads as a name ("M ##ar
+        # ##ria ##ge"; "marriage" is one piece). A
         # retry of fewer words may have dropped it ("Avoid crossing this street" -> "Cruzando esta calle"): not kept.
-        copied = {i: garbling.copied_first_words(output, texts[i], self.word_counts, self.lexicon)
+        copied = {i: garbling.first_words_as_names(output, texts[i], self.word_counts, self.lexicon)
                   for i, (output, _) in enumerate(restored)}
         again = [i for i in copied if copied[i]]
         self.retry(restored, texts, keep, again, [spelling.lowered(texts[i], copied[i]) for i in again],
@@ -236,14 +237,15 @@ class Translator:
     def faults(self, translation, text, keep):
         """What is wrong with `translation` of `text`, worst first, for choosing between two: the numbers it
         changed, the months and weekdays it changed, the numbers it dropped, the names it garbled or lost, the words
-        it invented or copied in English (`garbling.copied_first_words`; counts of each). A number made up is worse
-        than one left out: a second decoding may merge two stand-ins into one ("45 to 37" -> "47")."""
+        it invented and the first words it took for names (`garbling.first_words_as_names`; counts of each). A
+        number made up is worse than one left out: a second decoding may merge two stand-ins into one ("45 to 37"
+        -> "47")."""
         changed, dropped = garbling.wrong_numbers(translation, text, keep)
         return (len(changed), len(garbling.changed_days(translation, text)), len(dropped),
                 len(garbling.garbled_names(translation, text, self.word_counts))
                 + len(garbling.lost_names(translation, text, self.word_counts, self.lexicon)),
                 len(garbling.invented(translation, text, self.lexicon, keep))
-                + len(garbling.copied_first_words(translation, text, self.word_counts, self.lexicon)))
+                + len(garbling.first_words_as_names(translation, text, self.word_counts, self.lexicon)))
 
     def decode_protected(self, texts, spans, beam_size=1, shift=0):
         """`(translation, notes)` of each of `texts`, decoded with its `spans` (a list of `verbatim.Span`s for each)
