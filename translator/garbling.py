@@ -46,13 +46,11 @@ import re
 import unicodedata
 
 from translator import numbers, spanish, verbatim
-from translator.verbatim import MESES, MIN_COUNT, MONTHS, NAME, PARTICLES, Span
+from translator.verbatim import DIAS, MESES, MIN_COUNT, MONTHS, NAME, PARTICLES, WEEKDAYS, Span
 from translator.words import LABELS, WORD, opens_sentence, starts_sentence
 
 # An invented word this far (a share of the sentence's length) from every rare source word garbles another word.
 FAR = 0.2
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-DIAS = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
 SPANISH_DAYS = re.compile(rf"(?<!\w)(?:{'|'.join(MESES + DIAS)})(?!\w)")
 REPEATED_NUMBER = re.compile(r"(?<![\w.,])(\d+)\s+\1(?!\w|[.,]\d)")
 # Months, weekdays and feasts, capitalised as names are, are words the model translates ("on Sundays" -> "los
@@ -289,10 +287,16 @@ def _split(parts, translation):
 
 def _own_names(translation, source):
     """The capitalised words inside its sentences that `translation` writes and `source` does not, `_folded`: names
-    said the model's way ("Nueva York", "Tokio", "Navidad")."""
+    said the model's way ("Nueva York", "Tokio", "Navidad"); not a letter alone, which says no name ("Fifth Avenue"
+    -> "F quinto Avenue").
+
+    >>> _own_names("Vive en F quinto Avenue, en Nueva York.", "She lives on Fifth Avenue, in New York.")
+    ['nueva']
+    """
     in_source = {_folded(word) for word in WORD.findall(source)}
     return [_folded(word.group()) for word in WORD.finditer(translation) if word.group()[0].isupper()
-            and not starts_sentence(translation, word.start()) and _folded(word.group()) not in in_source]
+            and len(word.group()) > 1 and not starts_sentence(translation, word.start())
+            and _folded(word.group()) not in in_source]
 
 
 def lost_names(translation, source, counts, lexicon):
@@ -499,6 +503,9 @@ def repair_invented(translation, source, lexicon, counts, keep=()):
     >>> repair_invented("El fuegal bloqueó la red.", "The firewall blocked the net.", {"el", "bloqueó", "la", "red"},
     ...                 {"The": 9, "the": 9, "blocked": 3, "net": 2})
     'El firewall bloqueó la red.'
+    >>> [repair_invented(out, src, {"la", "factura"}, {"I": 9, "the": 9, "invoice": 9, "and": 9})
+    ...  for out, src in (("Revé la factura.", "I emailed the invoice."), ("Revé la factura.", "and emailed the invoice."))]
+    ['Emailed la factura.', 'emailed la factura.']
     """
     spans = {word for value in keep for word in WORD.findall(value)}
     rare = [(_place(match, source), match.group()) for match in rare_words(source, lexicon, counts)
@@ -510,6 +517,10 @@ def repair_invented(translation, source, lexicon, counts, keep=()):
         place = _place(match, translation)
         nearest = min(rare, key=lambda r: abs(r[0] - place))
         rare.remove(nearest)
-        pieces += [translation[at:match.start()], nearest[1]]
+        # One that opened a sentence leaves its capital to the word put in its place ("Revé el …" -> "Emailed el …"),
+        # unless the source opens in lower case: a piece of a sentence too long for the model ("and reflect.").
+        capital = opens_sentence(translation, match.start()) and source.lstrip(" \"'¿¡(")[:1].isupper()
+        word = nearest[1][0].upper() + nearest[1][1:] if capital else nearest[1]
+        pieces += [translation[at:match.start()], word]
         at = match.end()
     return "".join(pieces) + translation[at:]

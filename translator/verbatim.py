@@ -74,6 +74,8 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
           "December")
 MESES = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre",
          "diciembre")
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+DIAS = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
 MONTH = "|".join(MONTHS + MONTHS_SHORT)
 # Words that may follow a decade that qualifies no noun: a verb or a word that joins ("The 1990s were ...", "the 80s and").
 AFTER_DECADE = ("were|was|are|is|had|have|has|saw|brought|and|or|in|on|at|to|for|with|when|as|but|that|which|where|"
@@ -336,16 +338,24 @@ MONTH_AS_TIME = re.compile(rf"(?:(?<!\w)(?i:in|last|next|this|every|of|since|unt
                            rf"|after|from|through|on|was|is)|\d)\s+({_MONTHS_BUT_MAY})(?!\w)|(?<!\w)({_MONTHS_BUT_MAY})\s+\d")
 
 
-def spanish_months(translation, source):
-    """`translation` with the months `source` names as a time that the model copied in English ("He came back last
-    August." -> "Él volvió la última August."; the corpus shows most months a few times only) in Spanish.
+def spanish_calendar(translation, source):
+    """`translation` with the months `source` names as a time, and its weekdays, that the model copied in English
+    ("He came back last August." -> "Él volvió la última August."; "The museum is closed on Tuesdays." -> "… con
+    Tuesdays."; the corpus shows most of them a few times only) in Spanish.
 
-    >>> spanish_months("Hay 31 días en December; June es mi amiga.", "There are 31 days in December; June is my friend.")
+    >>> spanish_calendar("Hay 31 días en December; June es mi amiga.", "There are 31 days in December; June is my friend.")
     'Hay 31 días en diciembre; June es mi amiga.'
+    >>> spanish_calendar("Cierra con Tuesdays y Sunday.", "It is closed on Tuesdays and Sunday.")
+    'Cierra con martes y domingo.'
     """
     for match in MONTH_AS_TIME.finditer(source):
         month = match[1] or match[2]
         translation = re.sub(rf"(?<!\w){month}(?!\w)", MESES[MONTHS.index(month)], translation)
+    for match in re.finditer(rf"(?<!\w)({'|'.join(WEEKDAYS)})(s?)(?!\w)", source):
+        day = DIAS[WEEKDAYS.index(match[1])]
+        # "lunes" to "viernes" are their own plurals.
+        translation = re.sub(rf"(?<!\w){match[0]}(?!\w)", day + ("s" if match[2] and not day.endswith("s") else ""),
+                             translation)
     return translation
 
 
@@ -659,8 +669,8 @@ def restore(translation, source, spans, meanings):
     replaced by their spans; one repeated is kept once, nearest its relative place in the source; one
     dropped, or a span left as written that the model lost, is put back at the
     relative word position it had in the source. An emoji, which `protect` took out, comes back first if it
-    opened the source, else last (before the final punctuation), without a note. A month the model copied in
-    English comes out in Spanish (`spanish_months`).
+    opened the source, else last (before the final punctuation), without a note. A month or weekday the model
+    copied in English comes out in Spanish (`spanish_calendar`).
 
     >>> spans = [Span(0, 8, "name", "Olusegun"), Span(13, 16, "number", "250")]
     >>> meanings = {"John": spans[0], "45": spans[1]}
@@ -747,7 +757,7 @@ def restore(translation, source, spans, meanings):
     for first, second in zip(spans, spans[1:]):
         if source[first.end:second.start] == ", ":
             translation = translation.replace(f"{first.value},{second.value}", f"{first.value}, {second.value}")
-    return spanish_months(translation, source), notes
+    return spanish_calendar(translation, source), notes
 
 
 def _cased(span, source, translation, at):
