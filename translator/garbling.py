@@ -78,19 +78,30 @@ def rare_words(source, lexicon, counts):
 
 def invented(translation, source, lexicon, keep=()):
     """The words of `translation` (`re.Match`es) found neither in `lexicon` (nor a regular form of a word there,
-    `spanish.is_form`, unless capitalised inside the sentence: a name garbled, "Clinton Billaría"), nor in `source`,
-    nor in the strings `keep` (a glossary's Spanish), lower-cased, nor numbers: words the model spelled from pieces.
+    `spanish.is_form`, unless capitalised inside the sentence: a name garbled, "Clinton Billaría"), or capital
+    letters alone inside a sentence (`_lone_capital`), and found neither in `source` nor in the strings `keep` (a
+    glossary's Spanish), lower-cased, nor numbers: words the model spelled from pieces.
 
     >>> [m.group() for m in invented("El fuegal bloqueó la red 5.", "The firewall blocked the net.", {"el", "la", "red"})]
     ['fuegal', 'bloqueó']
     >>> [m.group() for m in invented("El fuegal bloqueó la red.", "The firewall blocked the net.", {"el", "la", "red", "bloquear"})]
     ['fuegal']
+    >>> [m.group() for m in invented("A Ana le gusta P novia y Prejudice.", "Ana likes Pride and Prejudice.", {"a", "le", "gusta", "p", "novia", "y"})]
+    ['P']
     """
     copied = {word.lower() for word in WORD.findall(source) + WORD.findall(" ".join(keep))}
     return [match for match in WORD.finditer(translation) if not match.group().isdigit()
-            and match.group().lower() not in lexicon and match.group().lower() not in copied
+            and (match.group().lower() not in lexicon or _lone_capital(translation, match))
+            and match.group().lower() not in copied
             and not (spanish.is_form(match.group(), lexicon)
                      and (not match.group()[0].isupper() or opens_sentence(translation, match.start())))]
+
+
+def _lone_capital(translation, match):
+    """Whether the word `match` of `translation` is a capital letter alone inside a sentence: no Spanish word ("a",
+    "y" are lower-case there), but what is left of a name garbled ("Pride and Prejudice" -> "P novia y Prejudice",
+    "Eiffel Tower" -> "J Eiffel")."""
+    return len(match.group()) == 1 and match.group().isupper() and not starts_sentence(translation, match.start())
 
 
 def first_words_as_names(translation, source, counts, lexicon):

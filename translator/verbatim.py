@@ -181,10 +181,10 @@ KINDS = (
                     "US$ 899", "CHF 20", "₹500", "1.2k", "$1.5M", "2½", "¾", "3.9 percent", "minus 12")),
     Kind("code", r"(?<![\w-])(?!\d+(?:st|nd|rd|th|s)\b)(?=[\w.#&*+=~^-]*[\d_])(?=[\w.#&*+=~^-]*[A-Za-z])"
                  r"[A-Za-z0-9]+(?:[._#&*+=~^-][A-Za-z0-9]+)*(?![\w-])"
-                 r"|(?<!\w)[A-Za-z][a-z]*[A-Z][a-z][A-Za-z]*(?:\s\d+[A-Za-z]*)?(?!\w)"
+                 r"|(?<!\w)(?:[A-Za-z][a-z]*[A-Z][a-z][A-Za-z]*|[a-z]+[A-Z]{2,}[a-z]*)(?:\s\d+(?:\.\d+)*[A-Za-z]*)?(?!\w)"
                  r"|(?<![\w+])(?:Ctrl|Alt|Shift|Cmd|Option|Fn|Win)(?:\+\w+)+(?![\w+])|(?<![\w-])--[A-Za-z][\w-]*", "name",
-         ("SUMMER2027", "221B", "BA117", "v2.3.1", "iPhone 15", "PlayStation 5", "hunter2", "max_retries", "HomeNet_5G",
-          "Xk7#pQ2", "Ctrl+Alt+Delete", "--dry-run")),
+         ("SUMMER2027", "221B", "BA117", "v2.3.1", "iPhone 15", "PlayStation 5", "iOS 17.2", "macOS", "hunter2",
+          "max_retries", "HomeNet_5G", "Xk7#pQ2", "Ctrl+Alt+Delete", "--dry-run")),
     # "etc." ends a list the model reads as one more item: "huevos, la etuada" unless a name stands in for it. Its
     # full stop is the span's only when the sentence goes on: a sentence the model sees end in none runs on.
     Kind("etc", r"(?<![\w.])etc(?:\.(?!\s*$))?(?!\w)", "name", ("etc",)),
