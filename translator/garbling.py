@@ -57,9 +57,10 @@ REPEATED_NUMBER = re.compile(r"(?<![\w.,])(\d+)\s+\1(?!\w|[.,]\d)")
 # domingos", "Christmas" -> "Navidad").
 FEASTS = ("Christmas", "Easter", "Thanksgiving")
 DAYS = re.compile(rf"(?:{'|'.join(MONTHS + WEEKDAYS + FEASTS)})s?")
-# A name the model may garble is a run of capitalised words, or of such runs joined by "of" ("Call of Duty" ->
-# "Duty", "The Lord of the Rings" -> "The Lord de los"), which stand-ins pass through only when rare (`verbatim`).
-NAME_RUN = re.compile(rf"{NAME}(?:\s+of\s+(?:the\s+)?{NAME})*")
+# A name the model may garble is a run of capitalised words, or of such runs joined by "of" or "&" ("Call of Duty"
+# -> "Duty", "The Lord of the Rings" -> "The Lord de los", "Johnson & Johnson" -> "Johnson a Johnson"), which
+# stand-ins pass through only when rare (`verbatim`).
+NAME_RUN = re.compile(rf"{NAME}(?:\s+(?:of\s+(?:the\s+)?|&\s+){NAME})*")
 NAME_PARTICLES = rf"{PARTICLES}|of|the"
 
 
@@ -145,11 +146,13 @@ def rare_word_spans(source, lexicon, counts, spans):
     return verbatim.joined(source, sorted(spans + words))
 
 
-def name_spans(source, counts, spans):
-    """`spans` and, as names, the runs of capitalised words of `source` that `verbatim.find` left to the model, in
-    part or whole, as names it knows ("San Francisco", "Whole Foods", the "Bill" of "Bill Clinton"): for a
-    second decoding of a sentence whose translation invented a capitalised word ("Sanupe", "Clinton
-    Billaría") or garbled a name (`garbled_names`). A run takes the place of the spans inside it; one across a
+def name_spans(source, counts, spans, runs=None):
+    """`spans` and, as names, the runs of capitalised words of `source` (`NAME_RUN`; only those of `runs`, when
+    given) that `verbatim.find` left to the model, in part or whole, as names it knows ("San Francisco", "Whole
+    Foods", the "Bill" of "Bill Clinton"): for a second decoding of a sentence whose translation invented a
+    capitalised word ("Sanupe", "Clinton Billaría"), lost a name (`lost_names`), or garbled the names `runs`
+    (`garbled_names`; the others, which it may have said well its way, "Nueva York", are left to the model as
+    before). A run takes the place of the spans inside it; one across a
     span's edge, or holding a span whose value is not its text (a glossary's term), is left out; one beside a
     span joins it (`verbatim.joined`).
     Neither "I" nor a first word the corpus knows in lower case ("The") is part of a run, and months, weekdays and
@@ -159,11 +162,13 @@ def name_spans(source, counts, spans):
     ['Golden Gate', 'San Francisco']
     >>> [s.value for s in name_spans("He said Bill Clinton won.", {"he": 9}, [Span(13, 20, "name", "Clinton")])]
     ['Bill Clinton']
+    >>> [s.value for s in name_spans("She sang at Carnegie Hall in New York.", {}, [], runs=["Carnegie Hall"])]
+    ['Carnegie Hall']
     """
     spans = list(spans)
     for match in NAME_RUN.finditer(source):
         words = _run_words(source, match, counts)
-        if all(DAYS.fullmatch(word.group()) for word in words):
+        if runs is not None and match.group() not in runs or all(DAYS.fullmatch(word.group()) for word in words):
             continue
         start, end = match.start() + words[0].start(), match.start() + words[-1].end()
         version = _version(source, match, counts)
@@ -227,6 +232,8 @@ def garbled_names(translation, source, counts):
     [['Union Station'], ['Union Station'], [], []]
     >>> [garbled_names(out, "She plays Call of Duty.", {}) for out in ("Juega a Duty.", "Juega a Call of Duty.")]
     [['Call of Duty'], []]
+    >>> garbled_names("Trabaja para Johnson a Johnson.", "He works for Johnson & Johnson.", {})
+    ['Johnson & Johnson']
     >>> garbled_names("Es el Banco de Inglaterra.", "It is the Bank of England.", {"England": 9})
     []
     >>> garbled_names("Un tercio de Earth es agua.", "One-third of the Earth is water.", {"one": 9, "third": 9})
@@ -239,14 +246,15 @@ def garbled_names(translation, source, counts):
         words = [part for part in parts if not re.fullmatch(NAME_PARTICLES, part)]
         versioned = bool(words and _version(source, match, counts))
         if len(words) > 1 or versioned:
-            runs.append((match.group(), words, parts, len(spaced) > 1 or versioned))
+            runs.append((match, words, parts, len(spaced) > 1 or versioned))
     if not runs:
         return []  # most sentences: nothing to fold
     written = collections.Counter(_folded(word) for word in WORD.findall(translation))
     in_source = collections.Counter(_folded(word) for word in WORD.findall(source))
-    own = len(_own_names(translation, source))
+    own_names = _own_names(translation, source)
     garbled = []
-    for run, words, parts, several in runs:
+    for match, words, parts, several in runs:
+        own = _said_its_way(own_names, source, match, written)
         copied = [_folded(word) for word in words if written[_folded(word)]]
         # A known word before the words copied may be said in Spanish, as Spanish says a title or a place's kind
         # before the name ("monte Fuji"); after them, one not written was dropped ("Manchester United" -> "Manchester").
@@ -255,7 +263,7 @@ def garbled_names(translation, source, counts):
                  if DAYS.fullmatch(word) or (i < first_copied and _known_name(word, counts))]
         missing = [word for word in words if not written[_folded(word)] and word not in known]
         if copied and (len(missing) > own or any(written[word] > in_source[word] for word in copied)):
-            garbled.append(run)
+            garbled.append(match.group())
         # Every word copied, but with others between ("Grand Rapids" -> "Grand a Rapids"; not names the corpus knows
         # apart: "Is Mary Tom's mother?"); or, a name of several words or with its version, none of them a name the
         # model knows, not every one a word the corpus shows capitalised often (as "Happy New Year" -> "Feliz año"),
@@ -264,8 +272,28 @@ def garbled_names(translation, source, counts):
         elif ((not missing and not all(_known_name(word, counts) for word in words) and _split(parts, translation))
               or (not copied and not known and not own and several
                   and not all(counts.get(word, 0) >= MIN_COUNT for word in words))):
-            garbled.append(run)
+            garbled.append(match.group())
     return garbled
+
+
+def _said_its_way(own_names, source, match, written):
+    """How many of `own_names` (`_own_names`) may say the name `match` of `source` its way: those left when each
+    other capitalised word inside the source's sentences (not "I") that the translation does not write, `written`,
+    takes one with its initial, as that word said its way ("The Black Sea borders Turkey." -> "La Black la frontera
+    con Turquía.": "Turquía" is "Turkey", and the "Sea" lost is no name said otherwise).
+
+    >>> garbled_names("La Black la frontera con Turquía.", "The Black Sea borders Turkey.", {"the": 9})
+    ['The Black Sea']
+    """
+    left = list(own_names)
+    for word in WORD.finditer(source):
+        if (match.start() <= word.start() < match.end() or not word.group()[0].isupper() or word.group() == "I"
+                or starts_sentence(source, word.start()) or written[_folded(word.group())]):
+            continue
+        said = next((name for name in left if name[0] == _folded(word.group())[0]), None)
+        if said is not None:
+            left.remove(said)
+    return len(left)
 
 
 def _version(source, match, counts):

@@ -215,8 +215,9 @@ class Translator:
     def wider_spans(self, text, translation, spans, keep):
         """`spans` of `text` and the words its `translation` garbled, to pass through in a second decoding: every
         number when it changed or dropped one ("3 items" -> "35", `garbling.number_spans`), the names the model
-        knows when it invented a capitalised word ("San Francisco" -> "Sanupe"), garbled a name ("Salt Lake
-        City" -> "Lake City") or lost one ("Lincoln" dropped, `garbling.lost_names`; `garbling.name_spans`), and
+        knows when it invented a capitalised word ("San Francisco" -> "Sanupe") or lost one ("Lincoln" dropped,
+        `garbling.lost_names`; `garbling.name_spans`), those it garbled when it garbled some ("Salt Lake City" ->
+        "Lake City"), and
         the rare words when it invented a word far from them (`garbling.misplaced`), changed a month or weekday
         (`garbling.changed_days`) or said a number the source does not (`garbling.made_up_words`). Without
         placeholders, `spans` as they are: the user asked for no stand-ins."""
@@ -225,10 +226,12 @@ class Translator:
         if any(garbling.wrong_numbers(translation, text, keep)):
             spans = garbling.number_spans(text, spans)
         invented = garbling.invented(translation, text, self.lexicon, keep)
+        garbled = garbling.garbled_names(translation, text, self.word_counts)
         if (any(word.group()[0].isupper() for word in invented)
-                or garbling.garbled_names(translation, text, self.word_counts)
                 or garbling.lost_names(translation, text, self.word_counts, self.lexicon)):
             spans = garbling.name_spans(text, self.word_counts, spans)
+        elif garbled:  # only the names garbled: the others may be said well the model's way ("Nueva York")
+            spans = garbling.name_spans(text, self.word_counts, spans, runs=garbled)
         if (garbling.misplaced(translation, text, self.lexicon, self.word_counts, keep)
                 or garbling.changed_days(translation, text) or garbling.made_up_words(translation, text, keep)):
             spans = garbling.rare_word_spans(text, self.lexicon, self.word_counts, spans)
