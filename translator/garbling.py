@@ -371,7 +371,7 @@ def wrong_numbers(translation, source, keep=()):
     Changed: its digit runs that neither `source` nor the strings `keep` hold ("3 items" -> "35"), and the numbers
     with a scale it says in Spanish (`numbers.spanish_numbers`) whose value the source does not hold ("50 million"
     -> "50 mil millones"), and the smaller ones it says in Spanish words that the source says in no way
-    (`made_up_words`). Dropped: the small numbers of `source` (`numbers.SMALL_NUMBER`) that it neither writes as
+    (`made_up_words`). Dropped: the small numbers of `source` (`numbers.small_numbers`) that it neither writes as
     digits nor says in words ("6 eggs" -> "los huevos", "six different jobs" -> "un trabajo diferente"), and the
     numbers with a scale (`numbers.SCALED`) whose value it neither writes nor says ("five hundred soldiers" ->
     "cinco soldados"; one said as another number is both changed and dropped), and so is an ordinal in digits it
@@ -395,6 +395,8 @@ def wrong_numbers(translation, source, keep=()):
     (['50 mil millones'], ['50 million', 'five hundred'])
     >>> wrong_numbers("Por cierto, el autobús sale a las 7 7.", "By the way, the bus leaves at 7.")
     (['7 7'], [])
+    >>> wrong_numbers("Me quedo en el hotel Four Seasons.", "I stay at the Four Seasons hotel.")  # a name's word
+    ([], [])
     >>> wrong_numbers("Vive en la segunda planta.", "She lives on the 2nd floor.")
     ([], [])
     >>> [wrong_numbers(out, "She lives on the 2nd floor.")[1] for out in ("Vive en el piso.", "Vive en el 2ndo piso.",
@@ -403,7 +405,7 @@ def wrong_numbers(translation, source, keep=()):
     """
     scaled = list(numbers.SCALED.finditer(source))
     scaled_values = [numbers.values_of(match.group("number")) for match in scaled]
-    smalls = [small for small in numbers.SMALL_NUMBER.finditer(source)
+    smalls = [small for small in numbers.small_numbers(source)
               if not any(match.start() <= small.start() < match.end() for match in scaled)]
     # A number with a scale may come out in digits: "fifteen hundred" as "1500", "1.500" or "1,500".
     as_digits = [form for match, values in zip(scaled, scaled_values) if values[0] == int(values[0])
@@ -479,7 +481,7 @@ def number_spans(source, spans):
     """`spans` and each number of `source` outside them that the model may get wrong, for a second decoding of a
     sentence whose translation changed or dropped one, with every number behind a stand-in: a number with a scale
     (`numbers.SCALED`), written back as `numbers.spanish_scaled` says it (in place of the spans inside it, "50" of
-    "50 million"), a small number (`numbers.SMALL_NUMBER`), written back as a digit, or in Spanish words when
+    "50 million"), a small number (`numbers.small_numbers`), written back as a digit, or in Spanish words when
     in words ("seven" -> "siete"; `verbatim.restore` capitalises either where it opens the sentence), a fraction
     (`numbers.FRACTION`), written as Spanish says it ("a quarter" -> "un cuarto"), and an ordinal in digits
     (`numbers.ORDINAL`), written as Spanish abbreviates it ("2nd" -> "2.º").
@@ -498,7 +500,7 @@ def number_spans(source, spans):
         spans = _in_place_of(source, spans, Span(many.start(), many.end(), "number", numbers.spanish_many(many)))
     for fraction in numbers.FRACTION.finditer(source):
         spans = _in_place_of(source, spans, Span(fraction.start(), fraction.end(), "number", numbers.spanish_fraction(fraction)))
-    for small in numbers.SMALL_NUMBER.finditer(source):
+    for small in numbers.small_numbers(source):
         if any(span.start <= small.start() < span.end for span in spans):
             continue
         value = small.group() if small.group().isdigit() else numbers.spanish_number(numbers.word_value(small.group()))

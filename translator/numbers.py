@@ -19,7 +19,7 @@ import re
 from decimal import Decimal
 
 from translator.verbatim import CURRENCY, MONTH
-from translator.words import ORDINAL_DAYS, opens_sentence
+from translator.words import ORDINAL_DAYS, opens_sentence, starts_sentence
 
 # Small numbers, which `verbatim.find` leaves to the model: one digit ("3 items"), or a number in words up to
 # ninety-nine ("six", "twenty-one"; not "one", as often "a" or "the one"), not part of a number with a scale ("three
@@ -44,6 +44,17 @@ TENS_WORD = rf"(?:{'|'.join(TENS)})(?:-(?:{'|'.join(UNDER_TWENTY[1:10])}))?"  # 
 EN_WORD = rf"{TENS_WORD}|{'|'.join(UNDER_TWENTY)}"
 SMALL_NUMBER = re.compile(rf"(?<![\w.,-])(?:\d|(?i:{TENS_WORD}|{'|'.join(UNDER_TWENTY[2:])}))(?![\w-]|[.,]\d)"
                           rf"(?!\s+(?i:{EN_SCALE})\b)")
+
+
+def small_numbers(source):
+    """The `SMALL_NUMBER`s of `source` that say a count: not a word capitalised inside a sentence, which is part of a
+    name ("the Four Seasons", "Ocean's Eleven").
+
+    >>> [m.group() for m in small_numbers("Four of us stayed at the Four Seasons for 3 nights. Two left.")]
+    ['Four', '3', 'Two']
+    """
+    return [match for match in SMALL_NUMBER.finditer(source)
+            if match.group().isdigit() or not match.group()[0].isupper() or starts_sentence(source, match.start())]
 # A number with a scale word, in digits or words, and a currency before it: "three hundred", "a million", "1.5
 # billion", "$2 million", "two hundred and fifty thousand"; not "half a million" ("medio millón").
 SCALED = re.compile(rf"(?<![\w.,-])(?P<currency>{CURRENCY})?(?P<number>(?:(?<![Hh]alf )(?i:a)|{DIGITS}|(?i:{EN_WORD}))\s+(?i:{EN_SCALE})"
