@@ -185,8 +185,8 @@ class Translator:
         self.retry(restored, texts, keep, again, [texts[i] for i in again], [wider[i] for i in again], beam_size)
         # A word opening a sentence that the model copied or spelled anew as if a name ("Marriage", "Profesaror") is
         # given to it once more in lower case: the capital cuts it into pieces the model reads as a name ("M ##ar
-        # ##ria ##ge"; "marriage" is one piece). A
-        # retry of fewer words may have dropped it ("Avoid crossing this street" -> "Cruzando esta calle"): not kept.
+        # ##ria ##ge"; "marriage" is one piece). A retry of fewer words may have dropped it ("Avoid crossing this
+        # street" -> "Cruzando esta calle"): not kept.
         copied = {i: garbling.first_words_as_names(output, texts[i], self.word_counts, self.lexicon)
                   for i, (output, _) in enumerate(restored)}
         again = [i for i in copied if copied[i]]
@@ -216,8 +216,7 @@ class Translator:
         """`spans` of `text` and the words its `translation` garbled, to pass through in a second decoding: every
         number when it changed or dropped one ("3 items" -> "35", `garbling.number_spans`), the names the model
         knows when it invented a capitalised word ("San Francisco" -> "Sanupe") or lost one ("Lincoln" dropped,
-        `garbling.lost_names`; `garbling.name_spans`), those it garbled when it garbled some ("Salt Lake City" ->
-        "Lake City"), and
+        `garbling.lost_names`; `garbling.name_spans`), else those it garbled ("Salt Lake City" -> "Lake City"), and
         the rare words when it invented a word far from them (`garbling.misplaced`), changed a month or weekday
         (`garbling.changed_days`) or said a number the source does not (`garbling.made_up_words`). Without
         placeholders, `spans` as they are: the user asked for no stand-ins."""
@@ -226,11 +225,11 @@ class Translator:
         if any(garbling.wrong_numbers(translation, text, keep)):
             spans = garbling.number_spans(text, spans)
         invented = garbling.invented(translation, text, self.lexicon, keep)
-        garbled = garbling.garbled_names(translation, text, self.word_counts)
         if (any(word.group()[0].isupper() for word in invented)
                 or garbling.lost_names(translation, text, self.word_counts, self.lexicon)):
             spans = garbling.name_spans(text, self.word_counts, spans)
-        elif garbled:  # only the names garbled: the others may be said well the model's way ("Nueva York")
+        elif garbled := garbling.garbled_names(translation, text, self.word_counts):
+            # Only the names garbled: the others may be said well the model's way ("Nueva York").
             spans = garbling.name_spans(text, self.word_counts, spans, runs=garbled)
         if (garbling.misplaced(translation, text, self.lexicon, self.word_counts, keep)
                 or garbling.changed_days(translation, text) or garbling.made_up_words(translation, text, keep)):
