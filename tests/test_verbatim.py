@@ -639,6 +639,27 @@ def test_a_greedy_translation_that_makes_up_a_number_is_decoded_again_with_a_bea
     assert decoded == ([1, DEFAULT_BEAM] if beam else [1])
 
 
+@pytest.mark.parametrize("greedy, beam, expected", [
+    ("¿Podemos hacerlo en lugar?", "¿Podemos hacerlo el lunes?", "¿Podemos hacerlo el lunes?"),  # the day lost
+    ("¿Podemos hacerlo en lugar?", "¿Podemos hacerlo?", "¿Podemos hacerlo en lugar?"),  # the beam's too: first kept
+    ("¿Podemos hacerlo el lunes?", None, "¿Podemos hacerlo el lunes?"),  # decoded once
+])
+def test_a_greedy_translation_that_loses_a_weekday_is_decoded_again_with_a_beam(tiny_translator, monkeypatch, greedy,
+                                                                                beam, expected):
+    source = "Can we do it on Monday?"
+    decoded = []
+
+    def decode(texts, beam_size=1):
+        decoded.append(beam_size)
+        return [{1: greedy, DEFAULT_BEAM: beam}[beam_size] for _ in texts]
+
+    monkeypatch.setattr(tiny_translator, "decode_as_written", decode)
+    monkeypatch.setattr(tiny_translator, "word_counts", {word: 9 for word in source[:-1].split()})
+    monkeypatch.setattr(tiny_translator, "lexicon", {"podemos", "hacerlo", "en", "lugar", "el", "lunes"})
+    assert tiny_translator.translate(source, beam_size=1) == expected
+    assert decoded == ([1, DEFAULT_BEAM] if beam else [1])
+
+
 @pytest.mark.parametrize("model, retry, expected", [
     ("Marriage es una cena.", "El matrimonio es una cena.", "El matrimonio es una cena."),  # copied: in lower case
     ("Marriage es una cena.", "El matrimonio es una xena.", "Marriage es una cena."),  # kept: the retry invents a word

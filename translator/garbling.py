@@ -462,6 +462,22 @@ def changed_days(translation, source):
             if spanish in named and not re.search(rf"\b{english[:3]}", source)]
 
 
+def dropped_days(translation, source):
+    """The weekdays of `source`, and its months named as a time (`verbatim.MONTH_AS_TIME`), that `translation` does
+    not say in Spanish (`verbatim.restore` has written in Spanish those it copied): a date lost, as a number dropped
+    is ("Can we do it on Monday instead?" -> "¿Podemos hacerlo en lugar?").
+
+    >>> dropped_days("¿Podemos hacerlo en lugar?", "Can we do it on Monday instead, in June?")
+    ['June', 'Monday']
+    >>> dropped_days("Cerramos los sábados de mayo.", "We close on Saturdays in May.")
+    []
+    """
+    named = [match[1] or match[2] for match in verbatim.MONTH_AS_TIME.finditer(source)]
+    named += [match[1] for match in re.finditer(rf"(?<!\w)({'|'.join(WEEKDAYS)})s?(?!\w)", source)]
+    spanish = dict(zip(MONTHS + WEEKDAYS, MESES + DIAS))
+    return [day for day in named if not re.search(rf"(?i)(?<!\w){spanish[day]}", translation)]
+
+
 def made_up_words(translation, source, keep=()):
     """The numbers `translation` says in Spanish words (`numbers.spanish_words`) that neither `source` nor the
     strings `keep` say in any way (`numbers.values_said`: "both" says two), most often for a word the model barely

@@ -192,10 +192,12 @@ class Translator:
         again = [i for i in copied if copied[i]]
         self.retry(restored, texts, keep, again, [spelling.lowered(texts[i], copied[i]) for i in again],
                    [spans[i] for i in again], beam_size, no_fewer_words=True)
-        # A greedy translation that still says a number the source does not has no other hypothesis to choose
-        # from: it is decoded with a beam, whose choice drops the hypotheses that make one up (`rerank.choose`).
+        # A greedy translation that still says a number the source does not, or loses a date's day or month, has no
+        # other hypothesis to choose from: it is decoded with a beam, whose choice drops the hypotheses that make a
+        # number up (`rerank.choose`), and kept if it has fewer faults.
         if beam_size == 1:
-            again = [i for i, (output, _) in enumerate(restored) if garbling.wrong_numbers(output, texts[i], keep[i])[0]]
+            again = [i for i, (output, _) in enumerate(restored) if garbling.wrong_numbers(output, texts[i], keep[i])[0]
+                     or garbling.dropped_days(output, texts[i])]
             self.retry(restored, texts, keep, again, [texts[i] for i in again], [spans[i] for i in again], DEFAULT_BEAM)
         # A word the model wrote twice in a row is written once, an ordinal written back in the masculine ("cuarto",
         # "2.º") agrees with the determiner the model put before it, and the articles are as Spanish writes them ("del").
@@ -218,7 +220,8 @@ class Translator:
         knows when it invented a capitalised word ("San Francisco" -> "Sanupe") or lost one ("Lincoln" dropped,
         `garbling.lost_names`; `garbling.name_spans`), else those it garbled ("Salt Lake City" -> "Lake City"), and
         the rare words when it invented a word far from them (`garbling.misplaced`), changed a month or weekday
-        (`garbling.changed_days`) or said a number the source does not (`garbling.made_up_words`). Without
+        (`garbling.changed_days`, `garbling.dropped_days`) or said a number the source does not
+        (`garbling.made_up_words`). Without
         placeholders, `spans` as they are: the user asked for no stand-ins."""
         if not self.placeholders:
             return spans
@@ -232,18 +235,20 @@ class Translator:
             # Only the names garbled: the others may be said well the model's way ("Nueva York").
             spans = garbling.name_spans(text, self.word_counts, spans, runs=garbled)
         if (garbling.misplaced(translation, text, self.lexicon, self.word_counts, keep)
-                or garbling.changed_days(translation, text) or garbling.made_up_words(translation, text, keep)):
+                or garbling.changed_days(translation, text) or garbling.dropped_days(translation, text)
+                or garbling.made_up_words(translation, text, keep)):
             spans = garbling.rare_word_spans(text, self.lexicon, self.word_counts, spans)
         return spans
 
     def faults(self, translation, text, keep):
         """What is wrong with `translation` of `text`, worst first, for choosing between two: the numbers it
-        changed, the months and weekdays it changed, the numbers it dropped, the names it garbled or lost, the words
-        it invented and the first words it took for names (`garbling.first_words_as_names`; counts of each). A
-        number made up is worse than one left out: a second decoding may merge two stand-ins into one ("45 to 37"
-        -> "47")."""
+        changed, the months and weekdays it changed, the numbers, months and weekdays it dropped, the names it
+        garbled or lost, the words it invented and the first words it took for names
+        (`garbling.first_words_as_names`; counts of each). A number made up is worse than one left out: a second
+        decoding may merge two stand-ins into one ("45 to 37" -> "47")."""
         changed, dropped = garbling.wrong_numbers(translation, text, keep)
-        return (len(changed), len(garbling.changed_days(translation, text)), len(dropped),
+        return (len(changed), len(garbling.changed_days(translation, text)),
+                len(dropped) + len(garbling.dropped_days(translation, text)),
                 len(garbling.garbled_names(translation, text, self.word_counts))
                 + len(garbling.lost_names(translation, text, self.word_counts, self.lexicon)),
                 len(garbling.invented(translation, text, self.lexicon, keep))
