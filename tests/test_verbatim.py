@@ -618,14 +618,20 @@ def test_a_translation_that_changed_a_month_or_made_up_a_number_is_decoded_again
     assert len(decoded) == (1 if model == expected else 2)
 
 
-@pytest.mark.parametrize("greedy, beam, expected", [
-    ("Tenemos diez errores.", "Solemos cometer errores.", "Solemos cometer errores."),  # a number made up: a beam's
-    ("Tenemos diez errores.", "Hacemos diez errores.", "Tenemos diez errores."),  # the beam's too: the first kept
-    ("Solemos cometer errores.", None, "Solemos cometer errores."),  # decoded once
+MAKES_UP = ("We tend to make mistakes.", {"tenemos", "hacemos", "diez", "errores", "solemos", "cometer"})
+LOSES_A_DAY = ("Can we do it on Monday?", {"podemos", "hacerlo", "en", "lugar", "el", "lunes"})
+
+
+@pytest.mark.parametrize("source, lexicon, greedy, beam, expected", [
+    (*MAKES_UP, "Tenemos diez errores.", "Solemos cometer errores.", "Solemos cometer errores."),  # a number made up
+    (*MAKES_UP, "Tenemos diez errores.", "Hacemos diez errores.", "Tenemos diez errores."),  # the beam's too: first kept
+    (*MAKES_UP, "Solemos cometer errores.", None, "Solemos cometer errores."),  # decoded once
+    (*LOSES_A_DAY, "¿Podemos hacerlo en lugar?", "¿Podemos hacerlo el lunes?", "¿Podemos hacerlo el lunes?"),  # day lost
+    (*LOSES_A_DAY, "¿Podemos hacerlo en lugar?", "¿Podemos hacerlo?", "¿Podemos hacerlo en lugar?"),  # the beam's too
+    (*LOSES_A_DAY, "¿Podemos hacerlo el lunes?", None, "¿Podemos hacerlo el lunes?"),  # decoded once
 ])
-def test_a_greedy_translation_that_makes_up_a_number_is_decoded_again_with_a_beam(tiny_translator, monkeypatch, greedy,
-                                                                                  beam, expected):
-    source = "We tend to make mistakes."
+def test_a_greedy_translation_that_makes_up_a_number_or_loses_a_weekday_is_decoded_again_with_a_beam(
+        tiny_translator, monkeypatch, source, lexicon, greedy, beam, expected):
     decoded = []
 
     def decode(texts, beam_size=1):
@@ -634,28 +640,7 @@ def test_a_greedy_translation_that_makes_up_a_number_is_decoded_again_with_a_bea
 
     monkeypatch.setattr(tiny_translator, "decode_as_written", decode)
     monkeypatch.setattr(tiny_translator, "word_counts", {word: 9 for word in source[:-1].split()})
-    monkeypatch.setattr(tiny_translator, "lexicon", {"tenemos", "hacemos", "diez", "errores", "solemos", "cometer"})
-    assert tiny_translator.translate(source, beam_size=1) == expected
-    assert decoded == ([1, DEFAULT_BEAM] if beam else [1])
-
-
-@pytest.mark.parametrize("greedy, beam, expected", [
-    ("¿Podemos hacerlo en lugar?", "¿Podemos hacerlo el lunes?", "¿Podemos hacerlo el lunes?"),  # the day lost
-    ("¿Podemos hacerlo en lugar?", "¿Podemos hacerlo?", "¿Podemos hacerlo en lugar?"),  # the beam's too: first kept
-    ("¿Podemos hacerlo el lunes?", None, "¿Podemos hacerlo el lunes?"),  # decoded once
-])
-def test_a_greedy_translation_that_loses_a_weekday_is_decoded_again_with_a_beam(tiny_translator, monkeypatch, greedy,
-                                                                                beam, expected):
-    source = "Can we do it on Monday?"
-    decoded = []
-
-    def decode(texts, beam_size=1):
-        decoded.append(beam_size)
-        return [{1: greedy, DEFAULT_BEAM: beam}[beam_size] for _ in texts]
-
-    monkeypatch.setattr(tiny_translator, "decode_as_written", decode)
-    monkeypatch.setattr(tiny_translator, "word_counts", {word: 9 for word in source[:-1].split()})
-    monkeypatch.setattr(tiny_translator, "lexicon", {"podemos", "hacerlo", "en", "lugar", "el", "lunes"})
+    monkeypatch.setattr(tiny_translator, "lexicon", lexicon)
     assert tiny_translator.translate(source, beam_size=1) == expected
     assert decoded == ([1, DEFAULT_BEAM] if beam else [1])
 

@@ -52,6 +52,7 @@ from translator.words import LABELS, WORD, opens_sentence, starts_sentence
 # An invented word this far (a share of the sentence's length) from every rare source word garbles another word.
 FAR = 0.2
 SPANISH_DAYS = re.compile(rf"(?<!\w)(?:{'|'.join(MESES + DIAS)})(?!\w)")
+IN_SPANISH = dict(zip(MONTHS + WEEKDAYS, MESES + DIAS))
 REPEATED_NUMBER = re.compile(r"(?<![\w.,])(\d+)\s+\1(?!\w|[.,]\d)")
 # Months, weekdays and feasts, capitalised as names are, are words the model translates ("on Sundays" -> "los
 # domingos", "Christmas" -> "Navidad").
@@ -458,7 +459,7 @@ def changed_days(translation, source):
     ['febrero']
     """
     named = set(SPANISH_DAYS.findall(translation))
-    return [spanish for english, spanish in zip(MONTHS + WEEKDAYS, MESES + DIAS)
+    return [spanish for english, spanish in IN_SPANISH.items()
             if spanish in named and not re.search(rf"\b{english[:3]}", source)]
 
 
@@ -473,9 +474,8 @@ def dropped_days(translation, source):
     []
     """
     named = [match[1] or match[2] for match in verbatim.MONTH_AS_TIME.finditer(source)]
-    named += [match[1] for match in re.finditer(rf"(?<!\w)({'|'.join(WEEKDAYS)})s?(?!\w)", source)]
-    spanish = dict(zip(MONTHS + WEEKDAYS, MESES + DIAS))
-    return [day for day in named if not re.search(rf"(?i)(?<!\w){spanish[day]}", translation)]
+    named += [match[1] for match in verbatim.WEEKDAY.finditer(source)]
+    return [day for day in named if not re.search(rf"(?i)(?<!\w){IN_SPANISH[day]}", translation)]
 
 
 def made_up_words(translation, source, keep=()):

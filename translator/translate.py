@@ -221,8 +221,7 @@ class Translator:
         `garbling.lost_names`; `garbling.name_spans`), else those it garbled ("Salt Lake City" -> "Lake City"), and
         the rare words when it invented a word far from them (`garbling.misplaced`), changed a month or weekday
         (`garbling.changed_days`, `garbling.dropped_days`) or said a number the source does not
-        (`garbling.made_up_words`). Without
-        placeholders, `spans` as they are: the user asked for no stand-ins."""
+        (`garbling.made_up_words`). Without placeholders, `spans` as they are: the user asked for no stand-ins."""
         if not self.placeholders:
             return spans
         if any(garbling.wrong_numbers(translation, text, keep)):

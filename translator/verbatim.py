@@ -76,6 +76,8 @@ MESES = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto
          "diciembre")
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 DIAS = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
+# A weekday, and the "s" of its plural ("on Tuesdays").
+WEEKDAY = re.compile(rf"(?<!\w)({'|'.join(WEEKDAYS)})(s?)(?!\w)")
 MONTH = "|".join(MONTHS + MONTHS_SHORT)
 # Words that may follow a decade that qualifies no noun: a verb or a word that joins ("The 1990s were ...", "the 80s and").
 AFTER_DECADE = ("were|was|are|is|had|have|has|saw|brought|and|or|in|on|at|to|for|with|when|as|but|that|which|where|"
@@ -351,7 +353,7 @@ def spanish_calendar(translation, source):
     for match in MONTH_AS_TIME.finditer(source):
         month = match[1] or match[2]
         translation = re.sub(rf"(?<!\w){month}(?!\w)", MESES[MONTHS.index(month)], translation)
-    for match in re.finditer(rf"(?<!\w)({'|'.join(WEEKDAYS)})(s?)(?!\w)", source):
+    for match in WEEKDAY.finditer(source):
         day = DIAS[WEEKDAYS.index(match[1])]
         # "lunes" to "viernes" are their own plurals.
         translation = re.sub(rf"(?<!\w){match[0]}(?!\w)", day + ("s" if match[2] and not day.endswith("s") else ""),
