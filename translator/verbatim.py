@@ -129,7 +129,8 @@ KINDS = (
     Kind("url", r"(?:https?://|www\.)[^\s<>\"]*[^\s<>\".,!?;:)\]'’]", "place",
          ("https://example.org", "www.example.com/a?b=1")),
     Kind("email", r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}", "place", ("jane.doe@example.com",)),
-    Kind("handle", r"(?<![\w@#])[@#][A-Za-z_]\w*", "place", ("@nasa", "#TBT")),
+    # With what a hyphen joins to it: "#A-20931" came out "20931 de #A-".
+    Kind("handle", r"(?<![\w@#])[@#][A-Za-z_]\w*(?:-\w+)*", "place", ("@nasa", "#TBT", "#A-20931")),
     Kind("path", r"(?:[A-Za-z]:\\|~/|\.{1,2}/|(?<![\w.])/)[\w.\\/-]*\w"
                  rf"|(?<![\w.])(?:[\w-]+/)*[\w-]+(?:\.[\w-]+)*\.(?:{FILE_ENDINGS})\b(?:/[\w.~%+=&?#/-]*[\w/])?", "place",
          ("config.yaml", "/etc/hosts", "docs/notes.txt", "C:\\Users\\ana\\a.doc", "example.org", "github.com/keras-team")),
