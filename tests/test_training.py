@@ -120,7 +120,7 @@ def test_interrupted_run_resumes_and_finishes(pairs, tmp_path):
 
 def test_model_directory_is_complete_and_loads(tiny_model_dir):
     names = ("model.keras", "config.json", "vocab_en.txt", "vocab_es.txt", "truecase.tsv", "words_en.txt", "words_es.txt",
-             "shortlist.tsv", "metrics.json")
+             "shortlist.tsv", "names.tsv", "metrics.json")
     for name in names:
         assert (tiny_model_dir / name).is_file(), name
     model, pipeline, config = model_dir.load(tiny_model_dir)

@@ -214,6 +214,9 @@ def test_a_date_with_its_months_name_comes_out_as_spanish_writes_it(tiny_transla
     ("We live in Mexico City.", {}, True, "Vivimos en la Ciudad de México.", []),  # translated whole: kept
     # A name the corpus' Spanish writes as it is, lost: changed or dropped.
     ("He quotes Lincoln.", {"He quotes John.": "Él cita a John."}, True, "Él cita a Lincoln.", [["He quotes John."]]),
+    # A name the corpus' Spanish says its way ("Europa"), lost: it comes out so; said its way, kept.
+    ("He lives in Europe.", {"He lives in John.": "Él vive en John."}, True, "Él vive en Europa.", [["He lives in John."]]),
+    ("He was in Europe.", {}, True, "Él estaba en Europa.", []),
     # Only the name garbled is passed through: the other, said well the model's way, is left to it.
     ("She sang at Carnegie Hall in New York.", {"She sang at John in New York.": "Ella cantó en John en Nueva York."},
      True, "Ella cantó en Carnegie Hall en Nueva York.", [["She sang at John in New York."]]),
@@ -226,17 +229,22 @@ def test_a_name_the_model_knows_but_garbled_is_passed_through_in_a_second_decodi
                                                       "We drove to Salt Lake City.": "Fuimos a Lake City.",
                                                       "We live in Mexico City.": "Vivimos en la Ciudad de México.",
                                                       "He quotes Lincoln.": "Él cita a los padres.",
+                                                      "He lives in Europe.": "Él vive en casa.",
+                                                      "He was in Europe.": "Él estaba en Europa.",
                                                       "She sang at Carnegie Hall in New York.":
                                                           "Ella cantó en Carnegie en Nueva York.", **answers})
     monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "train": 9, "goes": 9, "San": 9, "Francisco": 9,
                                                          "He": 9, "said": 9, "bill": 9, "won": 9, "we": 9, "drove": 9,
                                                          "salt": 9, "lake": 9, "city": 9, "live": 9, "Mexico": 9,
                                                          "quotes": 9, "Lincoln": 9, "she": 9, "sang": 9, "at": 9,
-                                                         "Carnegie": 9, "hall": 9, "in": 9, "New": 9, "York": 9})
+                                                         "Carnegie": 9, "hall": 9, "in": 9, "New": 9, "York": 9,
+                                                         "lives": 9, "was": 9, "Europe": 9})
     monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"tren", "va", "a", "él", "dijo", "que", "ganó", "fuimos",
                                                                "vivimos", "en", "ciudad", "de", "méxico", "cita", "los",
                                                                "padres", "lincoln", "ella", "cantó", "nueva",
-                                                               "york"})
+                                                               "york", "vive", "casa", "estaba", "europa"})
+    monkeypatch.setattr(tiny_translator, "name_forms", {"Europe": {"europa"}})
+    monkeypatch.setitem(tiny_translator.pipeline.truecase, "europa", "Europa")
     monkeypatch.setattr(tiny_translator, "placeholders", placeholders)
     assert tiny_translator.translate(source) == expected
     assert decoded == [[verbatim.protect(source, verbatim.find(source, tiny_translator.word_counts))[0]], *second]

@@ -14,7 +14,7 @@ Example:
 import shutil
 from pathlib import Path
 
-from translator import model_dir, outputs, rerank, selection, shortlist, verbatim
+from translator import model_dir, name_forms, outputs, rerank, selection, shortlist, verbatim
 from translator.config import ARCHITECTURE_FIELDS, Config
 from translator.errors import UsageError
 from translator.text import TextPipeline
@@ -39,7 +39,7 @@ def check_compatible(directories):
 def average(directories, output, overwrite=False):
     """Writes to `output` a model directory whose weights are the mean of `directories`' models.
 
-    Vocabularies, word counts, shortlist and config (its `name` set to the output's) are
+    Vocabularies, word counts, shortlist, names and config (its `name` set to the output's) are
     the first directory's; metrics.json says which models were averaged.
     An existing `output` is refused unless `overwrite`, and replaced whole.
     """
@@ -57,7 +57,7 @@ def average(directories, output, overwrite=False):
     trained = [model_dir.read_metrics(d).get("training", {}) for d in directories]
     with outputs.new_directory(output, overwrite) as folder:
         model_dir.save(folder, model, pipeline, config.replace(name=Path(output).name))
-        for name in (verbatim.WORDS_FILE, rerank.LEXICON_FILE, shortlist.FILE):
+        for name in (verbatim.WORDS_FILE, rerank.LEXICON_FILE, shortlist.FILE, name_forms.FILE):
             if (directories[0] / name).is_file():
                 shutil.copyfile(directories[0] / name, folder / name)
         averaged = [{"model": str(d), **t} for d, t in zip(directories, trained)]

@@ -147,7 +147,7 @@ def rare_word_spans(source, lexicon, counts, spans):
     return verbatim.joined(source, sorted(spans + words))
 
 
-def name_spans(source, counts, spans, runs=None):
+def name_spans(source, counts, spans, runs=None, said=None):
     """`spans` and, as names, the runs of capitalised words of `source` (`NAME_RUN`; only those of `runs`, when
     given) that `verbatim.find` left to the model, in part or whole, as names it knows ("San Francisco", "Whole
     Foods", the "Bill" of "Bill Clinton"): for a second decoding of a sentence whose translation invented a
@@ -155,7 +155,8 @@ def name_spans(source, counts, spans, runs=None):
     (`garbled_names`; the others, which it may have said well its way, "Nueva York", are left to the model as
     before). A run takes the place of the spans inside it; one across a
     span's edge, or holding a span whose value is not its text (a glossary's term), is left out; one beside a
-    span joins it (`verbatim.joined`).
+    span joins it (`verbatim.joined`). A run of one word in `said` comes out as its value there: a name lost that
+    Spanish says its way ("London" -> "Londres", `translator.name_forms.in_spanish`).
     Neither "I" nor a first word the corpus knows in lower case ("The") is part of a run, and months, weekdays and
     feasts (`DAYS`) alone are none.
 
@@ -165,7 +166,10 @@ def name_spans(source, counts, spans, runs=None):
     ['Bill Clinton']
     >>> [s.value for s in name_spans("She sang at Carnegie Hall in New York.", {}, [], runs=["Carnegie Hall"])]
     ['Carnegie Hall']
+    >>> [s.value for s in name_spans("London is small.", {}, [], said={"London": "Londres"})]
+    ['Londres']
     """
+    said = said or {}
     spans = list(spans)
     for match in NAME_RUN.finditer(source):
         words = _run_words(source, match, counts)
@@ -174,7 +178,7 @@ def name_spans(source, counts, spans, runs=None):
         start, end = match.start() + words[0].start(), match.start() + words[-1].end()
         version = _version(source, match, counts)
         end = match.end() + version.end() if version else verbatim.abbreviated(source, end)
-        spans = _in_place_of(source, spans, Span(start, end, "name", source[start:end]))
+        spans = _in_place_of(source, spans, Span(start, end, "name", said.get(source[start:end], source[start:end])))
     return verbatim.joined(source, sorted(spans))
 
 
@@ -339,14 +343,16 @@ def _own_names(translation, source):
             and _folded(word.group()) not in in_source]
 
 
-def lost_names(translation, source, counts, lexicon):
+def lost_names(translation, source, counts, lexicon, forms=None):
     """The names of `source` that `translation` does not write, when they are more than the capitalised words it
     writes of its own with the initial of one of them (which may say them its way: "Tokyo" -> "Tokio"): names lost,
     dropped ("He asked Lincoln to say a few words." -> "Él le pidió que digan unas pocas palabras.") or changed
     ("He often quotes from Shakespeare." -> "Él a menudo cita de los padres."; "President Lincoln" -> "presidente
     de Japón"). A name here is a capitalised word inside a sentence (not
     in capitals, not one of `DAYS`) that the corpus `counts` show mostly capitalised and its Spanish, the
-    `lexicon`, writes as it is, so that the model learned to copy it ("Lincoln", "India").
+    `lexicon`, writes as it is, so that the model learned to copy it ("Lincoln", "India"), or says in one of the
+    ways of `forms` (`translator.name_forms`: "Europe" -> "europa", "French" -> "francés"), which a word of the
+    translation must begin as (but for the last letter: "francesa", "Europa").
 
     >>> counts, lexicon = {"he": 9, "Lincoln": 9, "lincoln": 1, "Tokyo": 9}, {"lincoln", "tokyo"}
     >>> [lost_names(out, "He asked Lincoln to go to Tokyo.", counts, lexicon) for out in (
@@ -354,14 +360,22 @@ def lost_names(translation, source, counts, lexicon):
     [[], ['Lincoln', 'Tokyo']]
     >>> lost_names("El presidente de Japón nació aquí.", "President Lincoln was born here.", counts, lexicon)
     ['Lincoln']
+    >>> forms = {"Europe": {"europa"}, "French": {"francés"}}
+    >>> [lost_names(out, "He likes French songs from Europe.", {"French": 9, "Europe": 9}, lexicon, forms) for out in (
+    ...     "Le gustan las canciones francesas de Europa.", "Le gustan las canciones francesas.")]
+    [[], ['Europe']]
     """
+    forms = forms or {}
     names = [match.group() for match in WORD.finditer(source) if match.group()[0].isupper() and match.group()[1:].islower()
              and not starts_sentence(source, match.start()) and not DAYS.fullmatch(match.group())
-             and counts.get(match.group(), 0) > counts.get(match.group().lower(), 0) and match.group().lower() in lexicon]
+             and counts.get(match.group(), 0) > counts.get(match.group().lower(), 0)
+             and (match.group().lower() in lexicon or match.group() in forms)]
     if not names:
         return []  # most sentences: nothing to fold
     written = {_folded(word) for word in WORD.findall(translation)}
-    lost = [name for name in names if _folded(name) not in written]
+    lost = [name for name in names if _folded(name) not in written
+            and not any(word.startswith(_folded(form)[:-1] if len(form) > 4 else _folded(form))
+                        for form in forms.get(name, ()) for word in written)]
     initials = {_folded(name)[0] for name in lost}
     return lost if len(lost) > sum(word[0] in initials for word in _own_names(translation, source)) else []
 

@@ -8,6 +8,7 @@
     words_en.txt     English word <TAB> its count in the training split (see `verbatim`)
     words_es.txt     every lower-cased Spanish word of the training split (see `rerank`)
     shortlist.tsv    each English piece's likely Spanish pieces in the training split (see `shortlist`)
+    names.tsv        each English name of the training split and the Spanish words that say it (see `name_forms`)
     metrics.json     training history and, after `evaluate`, the scores
 
 A directory is written whole (`writing`): beside its place, renamed into it
@@ -21,6 +22,7 @@ import keras
 
 from translator import (
     layers,  # noqa: F401  (registers the layers for loading)
+    name_forms,
     outputs,
     rerank,
     shortlist,
@@ -74,12 +76,13 @@ def save(directory, model, pipeline, config):
 
 def write(directory, model, pipeline, config, train_pairs, overwrite=False, **training):
     """The model directory of a finished run, written whole: the model, its vocabularies, the training
-    split's word counts (for stand-ins and re-ranking) and shortlist, and `training` in metrics.json."""
+    split's word counts (for stand-ins and re-ranking), shortlist and names, and `training` in metrics.json."""
     with writing(directory, overwrite) as partial:
         save(partial, model, pipeline, config)
         verbatim.save_word_counts(partial, (english for english, _ in train_pairs))
         rerank.save_lexicon(partial, (spanish for _, spanish in train_pairs))
         shortlist.save_table(partial, pipeline, train_pairs)
+        name_forms.save_table(partial, train_pairs)
         update_metrics(
             partial, training={"parameters": count_parameters(model), **training, "train_pairs": len(train_pairs)}
         )

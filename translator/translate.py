@@ -11,7 +11,19 @@ from concurrent.futures import ThreadPoolExecutor
 import tensorflow as tf
 from keras import ops
 
-from translator import decoding, garbling, masks, model_dir, rerank, segments, shortlist, spanish, spelling, verbatim
+from translator import (
+    decoding,
+    garbling,
+    masks,
+    model_dir,
+    name_forms,
+    rerank,
+    segments,
+    shortlist,
+    spanish,
+    spelling,
+    verbatim,
+)
 from translator.defaults import BATCH_SIZE, DEFAULT_BEAM, PARALLEL_BATCHES
 from translator.devices import resolve_auto
 from translator.ensemble import Ensemble, check_same_text, members
@@ -46,6 +58,10 @@ class Translator:
             neither in them nor in the source is replaced by the source's
             rare word at its place (`garbling.repair_invented`).
             `Translator.load` reads them from the model directory; None skips both.
+        name_forms: how the corpus' Spanish says each English name it shows
+            often (`translator.name_forms`), for telling a name said its way
+            ("Europe" -> "Europa") from one lost; `Translator.load` reads the
+            model directory's. None: only names Spanish writes as English does.
         consensus: with a beam, choose the hypothesis the beam's others
             agree with most (minimum Bayes risk, see `translator.rerank`);
             False keeps the best-scoring one.
@@ -66,7 +82,8 @@ class Translator:
     """
 
     def __init__(self, model, pipeline, config, batch_size=BATCH_SIZE, jit_compile=None, parallel_batches=PARALLEL_BATCHES,
-                 placeholders=True, word_counts=None, lexicon=None, consensus=True, shortlist=None, bfloat16=False):
+                 placeholders=True, word_counts=None, lexicon=None, consensus=True, shortlist=None, bfloat16=False,
+                 name_forms=None):
         if bfloat16:
             model = Ensemble(list(map(in_bfloat16, members(model)))) if isinstance(model, Ensemble) else in_bfloat16(model)
         self.model = model
@@ -77,6 +94,7 @@ class Translator:
         self.jit_compile = resolve_auto(jit_compile)
         self.parallel_batches = parallel_batches
         self.lexicon = lexicon
+        self.name_forms = name_forms
         self.consensus = consensus
         self.placeholders = placeholders
         self.shortlist = shortlist or None
@@ -97,6 +115,7 @@ class Translator:
         as one (`translator.ensemble`). The word lists and the shortlist are `directory`'s."""
         model, pipeline, config = model_dir.load(directory)
         kwargs = {"word_counts": verbatim.load_word_counts(directory), "lexicon": rerank.load_lexicon(directory),
+                  "name_forms": name_forms.load_table(directory),
                   **kwargs}
         if "shortlist" not in kwargs:
             kwargs["shortlist"] = shortlist.load_table(directory, pipeline)
@@ -227,9 +246,12 @@ class Translator:
         if any(garbling.wrong_numbers(translation, text, keep)):
             spans = garbling.number_spans(text, spans)
         invented = garbling.invented(translation, text, self.lexicon, keep)
-        if (any(word.group()[0].isupper() for word in invented)
-                or garbling.lost_names(translation, text, self.word_counts, self.lexicon)):
-            spans = garbling.name_spans(text, self.word_counts, spans)
+        lost = garbling.lost_names(translation, text, self.word_counts, self.lexicon, self.name_forms)
+        if any(word.group()[0].isupper() for word in invented) or lost:
+            # A name lost that Spanish says its way comes out so ("London" -> "Londres").
+            said = {name: spanish for name in lost
+                    if (spanish := name_forms.in_spanish(name, self.name_forms or {}, self.pipeline.truecase))}
+            spans = garbling.name_spans(text, self.word_counts, spans, said=said)
         elif garbled := garbling.garbled_names(translation, text, self.word_counts):
             # Only the names garbled: the others may be said well the model's way ("Nueva York").
             spans = garbling.name_spans(text, self.word_counts, spans, runs=garbled)
@@ -249,7 +271,7 @@ class Translator:
         return (len(changed), len(garbling.changed_days(translation, text)),
                 len(dropped) + len(garbling.dropped_days(translation, text)),
                 len(garbling.garbled_names(translation, text, self.word_counts))
-                + len(garbling.lost_names(translation, text, self.word_counts, self.lexicon)),
+                + len(garbling.lost_names(translation, text, self.word_counts, self.lexicon, self.name_forms)),
                 len(garbling.invented(translation, text, self.lexicon, keep))
                 + len(garbling.first_words_as_names(translation, text, self.word_counts, self.lexicon)))
 
