@@ -81,6 +81,7 @@ def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     ("Tom was the #1 here", [("numbered", "n.º 1")]),
     ("Look at Africa Chapter 12", [("label", "el capítulo 12")]),  # a label ends a run of capitalised words
     ("Tom is in room 214", [("label", "la habitación 214")]),  # in lower case after a preposition
+    ("Tom told Uncle Sam I said hello", [("kin", "el tío Sam")]),  # kin before a name, no "I" after
     ("Tom left the room 15 minutes ago", [("number", "15")]),  # but not after "the"
     ("Tom is here from 9:00 to 11:30", [("time", "9:00"), ("time", "11:30")]),  # times are spans of their own
 ])
@@ -183,6 +184,9 @@ def test_a_written_date_comes_back_in_spanish_after_el(translation, restored):
     ("Tom comes at 8 o'clock.", "Tom viene a 45.", "Tom viene a las 8 en punto."),
     ("Tom comes at 1:30 p.m.", "Tom viene a 45.", "Tom viene a la 1:30 p.m."),
     ("Tom is in Building 4, Room 12.", "Tom está en 45,37.", "Tom está en el edificio 4, la habitación 12."),
+    ("Aunt Linda sent it.", "John lo envió.", "La tía Linda lo envió."),  # kin before a name, as Spanish says it
+    ("Tom visited Uncle Bob.", "Tom visitó a John.", "Tom visitó a el tío Bob."),  # "al" by `spanish.articles`, after
+    ("Tom saw Grandma Rose.", "Tom vio a la John.", "Tom vio a la abuela Rose."),
 ])
 def test_a_number_after_no_or_a_range_comes_back_as_spanish_writes_it(source, translation, restored):
     spans = verbatim.find(source, COUNTS)

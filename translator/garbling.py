@@ -47,7 +47,7 @@ import unicodedata
 
 from translator import numbers, spanish, verbatim
 from translator.verbatim import DIAS, MESES, MIN_COUNT, MONTHS, NAME, PARTICLES, WEEKDAYS, Span
-from translator.words import LABELS, WORD, opens_sentence, starts_sentence
+from translator.words import KIN, LABELS, WORD, opens_sentence, starts_sentence
 
 # An invented word this far (a share of the sentence's length) from every rare source word garbles another word.
 FAR = 0.2
@@ -223,7 +223,8 @@ def garbled_names(translation, source, counts):
     A name translated whole ("Nueva York", "Ciudad de México", "Juegos Olímpicos") is no garbling, nor one of
     `DAYS` ("Tom Monday" -> "Tom el lunes"), nor a word before the words copied that the corpus `counts` show
     often and mostly capitalised, which the model knows on its own and may write in lower case ("Mt Fuji" -> "monte
-    Fuji"); after them, such a word not written was dropped ("Manchester United" -> "Manchester").
+    Fuji"), or kin (`KIN`: "Grandma Rose" -> "la abuela Rose"); after them, such a word not written was dropped
+    ("Manchester United" -> "Manchester").
 
     >>> counts = {"we": 9}
     >>> [garbled_names(out, "We drove to Salt Lake City.", counts) for out in ("Fuimos a Lake City.",
@@ -240,6 +241,8 @@ def garbled_names(translation, source, counts):
     >>> garbled_names("Trabaja para Johnson a Johnson.", "He works for Johnson & Johnson.", {})
     ['Johnson & Johnson']
     >>> garbled_names("Es el Banco de Inglaterra.", "It is the Bank of England.", {"England": 9})
+    []
+    >>> garbled_names("Cenamos con la abuela Rose.", "We ate with Grandma Rose.", {})
     []
     >>> garbled_names("Un tercio de Earth es agua.", "One-third of the Earth is water.", {"one": 9, "third": 9})
     []
@@ -265,7 +268,7 @@ def garbled_names(translation, source, counts):
         # before the name ("monte Fuji"); after them, one not written was dropped ("Manchester United" -> "Manchester").
         first_copied = next((i for i, word in enumerate(words) if written[_folded(word)]), len(words))
         known = [word for i, word in enumerate(words)
-                 if DAYS.fullmatch(word) or (i < first_copied and _known_name(word, counts))]
+                 if DAYS.fullmatch(word) or (i < first_copied and (_known_name(word, counts) or word in KIN))]
         missing = [word for word in words if not written[_folded(word)] and word not in known]
         if copied and (len(missing) > own or any(written[word] > in_source[word] for word in copied)):
             garbled.append(match.group())

@@ -52,7 +52,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from translator.words import DECADES, LABELS, MONTHS_SHORT, ORDINAL_DAYS, TITLES, UNIT_WORDS, WORD, opens_sentence
+from translator.words import DECADES, KIN, LABELS, MONTHS_SHORT, ORDINAL_DAYS, TITLES, UNIT_WORDS, WORD, opens_sentence
 
 # Stand-ins that the shipped model copies verbatim in every sentence frame tried (bench/RESULTS.md).
 STAND_INS = {
@@ -105,9 +105,11 @@ LABEL = "|".join(LABELS)
 # Not before a unit of time: "Exercise 30 minutes a day." is no label.
 LABEL_NUMBER = r"\s(?:\d+(?:\.\d+)*|[A-Z]\d+)[A-Z]?(?![\w-]|[.,]\d|\s+(?:second|minute|hour|day|week|month|year|time)s?\b)"
 AFTER_PREPOSITION = "|".join(f"(?<={word} )" for word in ("in", "on", "at", "to", "from", "into", "see", "read"))
-# A run of capitalised words, as in a name; a title, "No." before a number or a label ("Room 214") starts another.
-NAME = (rf"(?<![\w-]){CAPITALISED}(?:\s(?:(?:{PARTICLES})\s){{0,2}}(?!{TITLE}|{NUMBERED}|(?:{LABEL}){LABEL_NUMBER})"
-        rf"{CAPITALISED})*(?![\w+-])")
+# A run of capitalised words, as in a name; a title, "No." before a number, a label ("Room 214") or kin before a name
+# ("Tell Uncle Sam") starts another.
+KIN_NAME = rf"(?:{'|'.join(KIN)})\s{CAPITALISED}"
+NAME = (rf"(?<![\w-]){CAPITALISED}(?:\s(?:(?:{PARTICLES})\s){{0,2}}"
+        rf"(?!{TITLE}|{NUMBERED}|(?:{LABEL}){LABEL_NUMBER}|{KIN_NAME}){CAPITALISED})*(?![\w+-])")
 # One emoji: a flag (two regional letters), or a symbol with its skin tone, variation and joined symbols.
 EMOJI = (r"(?:[\U0001F1E6-\U0001F1FF]{2}|[\U0001F300-\U0001FAFF\u2600-\u27BF]"
          r"(?:[\uFE0F\U0001F3FB-\U0001F3FF]|\u200D[\U0001F300-\U0001FAFF\u2600-\u27BF])*)")
@@ -191,6 +193,10 @@ KINDS = (
     # "etc." ends a list the model reads as one more item: "huevos, la etuada" unless a name stands in for it. Its
     # full stop is the span's only when the sentence goes on: a sentence the model sees end in none runs on.
     Kind("etc", r"(?<![\w.])etc(?:\.(?!\s*$))?(?!\w)", "name", ("etc",)),
+    # Kin before a name ("Aunt Linda"), which the model read as pieces of a name: written back as Spanish says it,
+    # "la tía Linda".
+    Kind("kin", rf"(?<![\w-]){KIN_NAME}(?:\s(?!I\b){CAPITALISED})*", "name",
+         ("Aunt Linda", "Uncle Bob", "Grandma Rose Miller")),
     Kind("title", rf"\b(?:{'|'.join(TITLES)})\.?\s{CAPITALISED}(?:\s{CAPITALISED})*", "name",
          ("Dr. Okonkwo", "Mrs. Smith", "Prof. Ada Lovelace")),
     # Emoji (with skin tones, joined sequences and flags) are no text for the model, which writes words for them
@@ -201,8 +207,8 @@ KINDS = (
 )
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
-ALWAYS = {"url", "email", "handle", "path", "written_date", "measure", "numbered", "century", "decade", "label", "range",
-          "time", "phone", "date", "serial", "code", "etc", "title", "symbol"}
+ALWAYS = {"url", "email", "handle", "path", "written_date", "measure", "numbered", "century", "decade", "label", "kin",
+          "range", "time", "phone", "date", "serial", "code", "etc", "title", "symbol"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
 # (as the corpus writes it), a written date or a unit in words in the model's own Spanish, a number with a separator,
@@ -415,6 +421,16 @@ def spanish_label(written):
     return f"{LABELS[noun.capitalize()]} {number}"
 
 
+def spanish_kin(written):
+    """Kin before a name as Spanish says them, with the article (`KIN`).
+
+    >>> spanish_kin("Aunt Linda"), spanish_kin("Grandpa Joe Smith")
+    ('la tía Linda', 'el abuelo Joe Smith')
+    """
+    kin, name = written.split(maxsplit=1)
+    return f"{KIN[kin]} {name}"
+
+
 def spanish_amount(written):
     """A number as written, but "percent" and "minus" as Spanish says them.
 
@@ -470,7 +486,7 @@ def spanish_range(written):
 # The kinds of span that come out as Spanish writes them, not as written: each kind's writer.
 IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_date": spanish_date,
               "numbered": spanish_numbered, "century": spanish_century, "decade": spanish_decade, "label": spanish_label,
-              "time": spanish_clock, "range": spanish_range}
+              "kin": spanish_kin, "time": spanish_clock, "range": spanish_range}
 
 
 def kept_by_model(translation, spans):
@@ -741,8 +757,9 @@ def restore(translation, source, spans, meanings):
                              translation)
     for day in days:
         translation = re.sub(rf"(?<!\w)([Ee])n(?: (?:el|los))? (?={re.escape(day)})", r"\1l ", translation)
-    # A label comes with its article ("la habitación 214"): the model's before its stand-in goes ("ve a la 45", "del 45").
-    for label in {span.value for span in spans if span.kind == "label"}:
+    # A label or kin comes with its article ("la habitación 214", "la tía Linda"): the model's before its stand-in goes
+    # ("ve a la 45", "del 45").
+    for label in {span.value for span in spans if span.kind in ("label", "kin")}:
         def with_its_article(match, label=label):
             article, contracted = match[1], match[2]
             if contracted:  # "del 45" -> "de el andén 9", which `spanish.articles` contracts again

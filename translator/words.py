@@ -62,6 +62,9 @@ LABELS = {"Room": "la habitación", "Chapter": "el capítulo", "Page": "la pági
           "Extension": "la extensión", "Box": "la caja", "Stage": "la etapa", "Slide": "la diapositiva",
           "Row": "la fila"}
 
+# Kin before a name, as Spanish says them: "Aunt Linda" came out "Una caza de Linda", "Uncle Bob" "Un millolo a Bob".
+KIN = {"Aunt": "la tía", "Auntie": "la tía", "Uncle": "el tío", "Grandma": "la abuela", "Granny": "la abuela",
+       "Grandmother": "la abuela", "Grandpa": "el abuelo", "Grandfather": "el abuelo"}
 
 def opens_sentence(text, start):
     """Whether the word at `start` of `text` opens its sentence: only spaces and opening marks come before it.
