@@ -573,9 +573,13 @@ def test_a_name_passed_through_beside_a_span_joins_it():
     ("We climbed Mt Fuji.", "Escalamos el monte Fuji.", []),  # a word the corpus knows capitalised, said its way before
     ("He plays for Manchester United.", "Él juega a Manchester.", ["Manchester United"]),  # after, it was dropped
     ("He plays for Manchester United.", "Él juega a Manchester United.", []),
+    # A sentence's first word the corpus rarely shows in lower case is part of the name; one it shows often is not.
+    ("Fort Worth is near.", "Para el Worth está cerca.", ["Fort Worth"]),
+    ("Red Worth is near.", "Rojo Worth está cerca.", []),
 ])
 def test_a_name_copied_in_part_split_lost_whole_or_a_word_of_it_repeated_is_garbled(source, translation, garbled):
-    counts = {"we": 9, "Tom": 9, "Mary": 9, "Monday": 9, "salt": 9, "lake": 9, "city": 9, "Mt": 9, "United": 9, "he": 9, "is": 9, "happy": 9, "New": 9, "Year": 9, "new": 90, "year": 90}
+    counts = {"we": 9, "Tom": 9, "Mary": 9, "Monday": 9, "salt": 9, "lake": 9, "city": 9, "Mt": 9, "United": 9, "he": 9,
+              "is": 9, "happy": 9, "New": 9, "Year": 9, "new": 90, "year": 90, "fort": 1, "red": 9, "worth": 9}
     assert garbling.garbled_names(translation, source, counts) == garbled
 
 
