@@ -82,6 +82,8 @@ def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     ("Look at Africa Chapter 12", [("label", "el capítulo 12")]),  # a label ends a run of capitalised words
     ("Tom is in room 214", [("label", "la habitación 214")]),  # in lower case after a preposition
     ("Tom told Uncle Sam I said hello", [("kin", "el tío Sam")]),  # kin before a name, no "I" after
+    ("Tom saw 1 in 10 cats", [("range", "1 de cada 10")]),  # a share
+    ("Tom ran 2 in 5 minutes", []),  # no share before a unit of time
     ("Tom left the room 15 minutes ago", [("number", "15")]),  # but not after "the"
     ("Tom is here from 9:00 to 11:30", [("time", "9:00"), ("time", "11:30")]),  # times are spans of their own
 ])
@@ -180,6 +182,10 @@ def test_a_written_date_comes_back_in_spanish_after_el(translation, restored):
     ("Room 214 is here.", "45 está aquí.", "La habitación 214 está aquí."),
     ("Tom is in room 214.", "Tom está del 45.", "Tom está de la habitación 214."),
     ("Tom lands at 6:45 p.m.", "Tom aterriza a los 37.", "Tom aterriza a las 6:45 p.m."),  # hours are feminine
+    ("Tom fell to 8% today.", "Tom cayó a las 45 hoy.", "Tom cayó al 8% hoy."),  # no hour: the articles of a number
+    ("Tom is at 555-0199.", "Tom está a las 45.", "Tom está al 555-0199."),
+    ("The bill came to ¥3,000.", "La cuenta llegó a las 45.", "La cuenta llegó a ¥3,000."),  # a sum takes none
+    ("Tom paid USD 20 there.", "Tom pagó a los 45 allí.", "Tom pagó a USD 20 allí."),
     ("Tom comes at 8 o'clock.", "Tom viene a las 45.", "Tom viene a las 8 en punto."),
     ("Tom comes at 8 o'clock.", "Tom viene a 45.", "Tom viene a las 8 en punto."),
     ("Tom comes at 1:30 p.m.", "Tom viene a 45.", "Tom viene a la 1:30 p.m."),

@@ -160,9 +160,11 @@ KINDS = (
     Kind("label", rf"(?<![\w-])(?:{LABEL}|(?:{AFTER_PREPOSITION})(?i:{LABEL})){LABEL_NUMBER}", "number",
          ("Room 214", "Chapter 12", "Gate B12", "Version 2.4.1", "Terminal 2")),
     # Two numbers with "to" between, a range, a ratio or a score: "4 to 1" came out "4 1", "6 to 8 years" "6 para 8 años".
-    # Not a time's ("9:00 to 11:30", spans of their own).
-    Kind("range", r"(?<![\w.,:/-])\d+(?:[.,]\d+)*\s+to\s+\d+(?:[.,]\d+)*(?![\w:/]|[.,]\d)", "number",
-         ("4 to 1", "10 to 15", "1.5 to 2.5")),
+    # Not a time's ("9:00 to 11:30", spans of their own). With "in", a share, "1 in 10" ("Solo 1 10 personas"); not
+    # before a unit of time ("2 in 5 minutes").
+    Kind("range", r"(?<![\w.,:/-])\d+(?:[.,]\d+)*\s+to\s+\d+(?:[.,]\d+)*(?![\w:/]|[.,]\d)"
+                  r"|(?<![\w.,:/-])\d{1,2}\s+in\s+\d{1,3}(?![\w:/]|[.,]\d|\s+(?:second|minute|hour|day|week|month|year)s?\b)",
+         "number", ("4 to 1", "10 to 15", "1.5 to 2.5", "1 in 10")),
     # "8 o'clock" comes out as Spanish says it, "8 en punto" (the model wrote "8 de punto").
     Kind("time", rf"(?<![\w:])\d{{1,2}}(?::\d{{2}}(?::\d{{2}})?(?![\d:])(?:\s?{MERIDIEM})?|\s?{MERIDIEM}|\s?o['’]clock\b)",
          "number", ("10:30", "7:45 pm", "9:05 a.m", "6 p.m", "11am", "8 o'clock")),
@@ -170,9 +172,10 @@ KINDS = (
     Kind("phone", r"(?<![\w+])(?:\+\d{1,3}(?:[\s-]\d{1,4}){2,5}|(?:\(\d{2,4}\)\s?)?\d{3,4}(?:[\s-]\d{2,4}){1,3})(?![\w-])",
          "number", ("555-0142", "+34 912 345 678", "(020) 7946 0958", "+44 20 7946 0018")),
     # A ratio, "3:1" or "16:9", that no time is (a time's minutes are two digits): "en una 3:1: 1 ratio" otherwise.
+    # A height in feet and inches, "5'11\"", came out "5 11 \"".
     Kind("serial", r"(?<![\w-])\d+(?:-\d+)+(?![\w-])|(?<![\w/.,])\d+/\d+(?![\w/]|[.,]\d)"
-                   r"|(?<![\w:.,])\d+(?::\d+)+(?![\w:]|[.,]\d)", "number",
-         ("90210-1234", "978-3-16-148410-0", "1-800-555-0199", "120/80", "24/7", "3:1", "16:9")),
+                   r"|(?<![\w:.,])\d+(?::\d+)+(?![\w:]|[.,]\d)|(?<![\w.,'’])\d{1,2}['’′]\s?\d{1,2}(?:[\"”″]|(?![\w.,]))",
+         "number", ("90210-1234", "978-3-16-148410-0", "1-800-555-0199", "120/80", "24/7", "3:1", "16:9", "5'11\"", "6′2″")),
     # A unit in words ("4.5 kilograms", "70 square meters"), which the model copied, dropped or garbled ("3alnes" for
     # "3 gallons", "metros de plaza"): written back in Spanish, but first left to the model (`tried`).
     Kind("measure", rf"(?<![\w.,])(?:{MINUS})?\d+(?:[.,]\d+)*\s(?:(?:square|cubic)\s)?"
@@ -475,12 +478,12 @@ def spanish_clock(written):
 
 
 def spanish_range(written):
-    """A range, ratio or score with "to" as Spanish says it.
+    """A range, ratio or score with "to", or a share with "in", as Spanish says it.
 
-    >>> spanish_range("4 to 1")
-    '4 a 1'
+    >>> spanish_range("4 to 1"), spanish_range("1 in 10")
+    ('4 a 1', '1 de cada 10')
     """
-    return re.sub(r"\s+to\s+", " a ", written)
+    return re.sub(r"\s+in\s+", " de cada ", re.sub(r"\s+to\s+", " a ", written))
 
 
 # The kinds of span that come out as Spanish writes them, not as written: each kind's writer.
@@ -745,18 +748,21 @@ def restore(translation, source, spans, meanings):
     rewritten = {source[s.start:s.end]: s.value for s in spans if id(s) not in stand_in_of and s.value != source[s.start:s.end]}
     for written, spanish in rewritten.items():
         translation = re.sub(rf"(?<!\w){re.escape(written)}(?!\w)", lambda _, spanish=spanish: spanish, translation)
-    # Spanish says "el" before a day ("nació el 3 de marzo") and a percentage ("el 80 por ciento"); before their
-    # stand-in, a number, the model wrote an article of hours, reading it as one ("se mudó a las 12 de diciembre" ->
-    # "al 12 de diciembre", "la batería está a las 80 por ciento" -> "al 80"; not "todos los 4 de julio"), and "en"
-    # or "en el" before a day ("llega en la 11 de enero" -> "el 11 de enero"; "en el 80 por ciento de los casos" is
-    # Spanish).
+    # Spanish says "el" before a day ("nació el 3 de marzo"), a percentage ("el 80 por ciento") and a phone number
+    # ("llámame al 555-0199"); before their stand-in, a number, the model wrote an article of hours, reading it as one
+    # ("se mudó a las 12 de diciembre" -> "al 12 de diciembre", "la batería está a las 80 por ciento" -> "al 80"; not
+    # "todos los 4 de julio"), and "en" or "en el" before a day ("llega en la 11 de enero" -> "el 11 de enero"; "en el
+    # 80 por ciento de los casos" is Spanish).
     days = {span.value for span in spans if span.kind == "written_date"}
-    for value in days | {span.value for span in spans if span.value.endswith(" por ciento")}:
+    for value in days | {span.value for span in spans if span.value.endswith((" por ciento", "%")) or span.kind == "phone"}:
         translation = re.sub(rf"(?<!\w)([Aa]) l(?:as?|os) (?={re.escape(value)})", r"\1l ", translation)
         translation = re.sub(rf"(?<!\w)([Ll])as? (?={re.escape(value)})", lambda m: ("E" if m[1] == "L" else "e") + "l ",
                              translation)
     for day in days:
         translation = re.sub(rf"(?<!\w)([Ee])n(?: (?:el|los))? (?={re.escape(day)})", r"\1l ", translation)
+    # A sum takes none: "la cuenta llegó a las ¥3,000" -> "a ¥3,000".
+    for value in {span.value for span in spans if re.search(rf"[{SIGNS}]|\b(?:{CODES})\b", span.value)}:
+        translation = re.sub(rf"(?<!\w)([Aa]) l(?:as?|os) (?={re.escape(value)})", r"\1 ", translation)
     # A label or kin comes with its article ("la habitación 214", "la tía Linda"): the model's before its stand-in goes
     # ("ve a la 45", "del 45").
     for label in {span.value for span in spans if span.kind in ("label", "kin")}:
