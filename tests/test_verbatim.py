@@ -563,6 +563,7 @@ def test_a_name_passed_through_beside_a_span_joins_it():
     ("We drove to Salt Lake City.", "Fuimos a la Ciudad del Lago Salado.", []),  # translated whole, capitalised
     ("We drove to Salt Lake City.", "Fuimos a la ciudad.", ["Salt Lake City"]),  # lost whole, no name of its own
     ("We drove to Salt Lake City.", "Fuimos a Salt a Lake City.", ["Salt Lake City"]),  # copied, but split
+    ("We drove to Salt Lake City.", "Fuimos a Lake City de Salt.", ["Salt Lake City"]),  # copied, out of order
     ("We flew to Rio de Janeiro.", "Volamos a Río de Janeiro.", []),  # side by side, the particle between
     ("We flew to Rio de Janeiro.", "Volamos a Río y a Janeiro.", ["Rio de Janeiro"]),
     ("Is Mary Tom's mother?", "¿Mary es la madre de Tom?", []),  # two names the corpus knows apart

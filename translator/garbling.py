@@ -321,15 +321,16 @@ def _known_name(word, counts):
 
 
 def _split(parts, translation):
-    """Whether `translation` writes the words of the name `parts` capitalised and in its order, but with other words
-    between them ("Grand Rapids" -> "Grand a Rapids"; particles such as "de" are the name's own)."""
+    """Whether `translation` writes the words of the name `parts` capitalised, but with other words between them
+    ("Grand Rapids" -> "Grand a Rapids"; particles such as "de" are the name's own) or out of its order ("Real Madrid"
+    -> "una Madrid 3-1 paliza a Real")."""
     written = WORD.findall(translation)
     at = []
     for part in (part for part in parts if not re.fullmatch(NAME_PARTICLES, part)):
-        at.append(next((i for i in range(at[-1] + 1 if at else 0, len(written))
-                        if written[i][0].isupper() and _folded(written[i]) == _folded(part)), None))
+        capitalised = [i for i, word in enumerate(written) if word[0].isupper() and _folded(word) == _folded(part)]
+        at.append(next((i for i in capitalised if not at or i > at[-1]), None))
         if at[-1] is None:
-            return False
+            return any(i not in at for i in capitalised)  # written, but before the word it follows
     return [_folded(word) for word in written[at[0]:at[-1] + 1]] != [_folded(part) for part in parts]
 
 
