@@ -83,12 +83,18 @@ def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     ("Tom is in room 214", [("label", "la habitación 214")]),  # in lower case after a preposition
     ("Tom told Uncle Sam I said hello", [("kin", "el tío Sam")]),  # kin before a name, no "I" after
     ("Tom saw 1 in 10 cats", [("range", "1 de cada 10")]),  # a share
+    ("Tom went to the U.S. and the U.K.", [("initials", "U.S."), ("initials", "U.K.")]),  # initials, when rare
     ("Tom ran 2 in 5 minutes", []),  # no share before a unit of time
     ("Tom left the room 15 minutes ago", [("number", "15")]),  # but not after "the"
     ("Tom is here from 9:00 to 11:30", [("time", "9:00"), ("time", "11:30")]),  # times are spans of their own
 ])
 def test_rare_names_and_numbers_of_two_digits_or_more_are_protected(text, expected):
     assert values(text) == expected
+
+
+def test_initials_whose_letters_the_corpus_knows_are_left_to_the_model():
+    # "U.S." is the corpus' own ("los Estados Unidos"); "U.K." came out "los Estados Unidos el K.".
+    assert values("Tom went to the U.S. and the U.K.", {**COUNTS, "U": 9, "S": 9}) == [("initials", "U.K.")]
 
 
 def test_a_label_is_no_label_before_a_unit_of_time():

@@ -205,6 +205,9 @@ KINDS = (
     # Emoji (with skin tones, joined sequences and flags) are no text for the model, which writes words for them
     # ("I love this song 😊." -> "… canción de internos"): they are taken out and put back by position, no stand-in.
     Kind("symbol", rf"{EMOJI}(?:\s*{EMOJI})*", None, ("😊", "👍🏽", "❤️", "🇪🇸", "👩‍💻", "❤️❤️", "🎉 🎂")),
+    # Initials with full stops ("U.K."), which the model read letter by letter ("the U.K." -> "los Estados Unidos el
+    # K."): protected as names are, when rare ("U.S." is the corpus' own).
+    Kind("initials", r"(?<![\w.])(?:[A-Z]\.){2,}(?!\w)", "place", ("U.K.", "E.U.", "A.B.C.")),
     Kind("name", NAME, "name",
          ("Acme Widget", "José Álvarez", "Jean-Luc Picard", "Rio de Janeiro", "Leonardo da Vinci", "Sarah O'Connor")),
 )
