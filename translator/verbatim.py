@@ -105,6 +105,8 @@ LABEL = "|".join(LABELS)
 # Not before a unit of time: "Exercise 30 minutes a day." is no label.
 LABEL_NUMBER = r"\s(?:\d+(?:\.\d+)*|[A-Z]\d+)[A-Z]?(?![\w-]|[.,]\d|\s+(?:second|minute|hour|day|week|month|year|time)s?\b)"
 AFTER_PREPOSITION = "|".join(f"(?<={word} )" for word in ("in", "on", "at", "to", "from", "into", "see", "read"))
+# The last word of a company's name: the words before it are its name, though the corpus knows them ("Apple Inc.").
+COMPANIES = ("Inc", "Corp", "Ltd", "LLC", "Co", "GmbH", "PLC")
 # A run of capitalised words, as in a name; a title, "No." before a number, a label ("Room 214") or kin before a name
 # ("Tell Uncle Sam") starts another.
 KIN_NAME = rf"(?:{'|'.join(KIN)})\s{CAPITALISED}"
@@ -539,7 +541,9 @@ def find(text, counts, glossary_spans=()):
     taken = [(s.start, s.end) for s in spans]
     for match in _PATTERN.finditer(text):
         kind = KINDS[int(match.lastgroup[1:])].name
-        pieces = [(start, abbreviated(text, end)) for start, end in _names(match, counts)] if kind == "name" else [match.span()]
+        pieces = _names(match, counts) if kind == "name" else [match.span()]
+        if kind in ("name", "title", "kin"):
+            pieces = [(start, abbreviated(text, end)) for start, end in pieces]
         for start, end in pieces:
             value = IN_SPANISH.get(kind, str)(text[start:end])
             if not wanted(kind, value, counts) or any(a < end and start < b for a, b in taken):
@@ -578,18 +582,27 @@ def abbreviated(text, end):
 
     >>> [s.value for s in find("Martin Luther King Jr. was a leader. Ask Kim. Ok.", {"ask": 9, "ok": 9})]
     ['Martin Luther King Jr.', 'Kim']
+    >>> [s.value for s in find("Dr. Martin Luther King Jr. gave a speech.", {"gave": 9})]
+    ['Dr. Martin Luther King Jr.']
     """
     return end + 1 if re.match(r"\.\s+[a-z]", text[end:]) else end
 
 
 def _names(match, counts):
     """The names in a run of capitalised words: the runs between words the corpus knows in lower case
-    ("The", "Games", "Airport"), which the model translates.
+    ("The", "Games", "Airport"), which the model translates; a company's whole, but for an article before it
+    ("Apple Inc.": the model spelled "Apple" anew, "Aplele a Inc.").
 
-    >>> counts = {"the": 9, "games": 9, "and": 9}
+    >>> counts = {"the": 9, "games": 9, "and": 9, "apple": 9}
     >>> [s.value for s in find("The Olympic Games and Acme Widget", counts)]
     ['Olympic', 'Acme Widget']
+    >>> [s.value for s in find("The Apple Inc. shares fell.", counts)]
+    ['Apple Inc.']
     """
+    words = list(re.finditer(r"\S+", match.group()))
+    if words[-1].group() in COMPANIES:
+        first = 1 if len(words) > 2 and words[0].group() in ("The", "A", "An") else 0
+        return [(match.start() + words[first].start(), match.end())]
     names, start, end = [], None, None
     for word in re.finditer(r"\S+", match.group()):
         if re.fullmatch(PARTICLES, word.group()):
