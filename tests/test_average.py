@@ -30,7 +30,8 @@ def test_the_averaged_directory_holds_the_mean_and_loads_safely(tiny_model_dir, 
     for mean, weights in zip(averaged.get_weights(), original):
         np.testing.assert_allclose(mean, 2 * weights, rtol=1e-6)
     assert config.name == "mean"
-    for name in ("vocab_en.txt", "vocab_es.txt", "truecase.tsv", "words_en.txt", "words_es.txt", "shortlist.tsv", "names.tsv"):
+    for name in ("vocab_en.txt", "vocab_es.txt", "truecase.tsv", "words_en.txt", "words_es.txt", "shortlist.tsv",
+                 "names.tsv"):
         assert (output / name).read_bytes() == (tiny_model_dir / name).read_bytes()
     averaged_from = model_dir.read_metrics(output)["training"]["averaged"]
     assert [row["model"] for row in averaged_from] == [str(tiny_model_dir), str(tripled)]

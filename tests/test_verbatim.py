@@ -197,7 +197,7 @@ def test_a_written_date_comes_back_in_spanish_after_el(translation, restored):
     ("Tom comes at 1:30 p.m.", "Tom viene a 45.", "Tom viene a la 1:30 p.m."),
     ("Tom is in Building 4, Room 12.", "Tom está en 45,37.", "Tom está en el edificio 4, la habitación 12."),
     ("Aunt Linda sent it.", "John lo envió.", "La tía Linda lo envió."),  # kin before a name, as Spanish says it
-    ("Tom visited Uncle Bob.", "Tom visitó a John.", "Tom visitó a el tío Bob."),  # "al" by `spanish.articles`, after
+    ("Tom visited Uncle Bob.", "Tom visitó a John.", "Tom visitó a el tío Bob."),  # "al": `spanish.articles`
     ("Tom saw Grandma Rose.", "Tom vio a la John.", "Tom vio a la abuela Rose."),
 ])
 def test_a_number_after_no_or_a_range_comes_back_as_spanish_writes_it(source, translation, restored):
@@ -231,7 +231,8 @@ def test_a_date_with_its_months_name_comes_out_as_spanish_writes_it(tiny_transla
     # A name the corpus' Spanish writes as it is, lost: changed or dropped.
     ("He quotes Lincoln.", {"He quotes John.": "Él cita a John."}, True, "Él cita a Lincoln.", [["He quotes John."]]),
     # A name the corpus' Spanish says its way ("Europa"), lost: it comes out so; said its way, kept.
-    ("He lives in Europe.", {"He lives in John.": "Él vive en John."}, True, "Él vive en Europa.", [["He lives in John."]]),
+    ("He lives in Europe.", {"He lives in John.": "Él vive en John."}, True, "Él vive en Europa.",
+     [["He lives in John."]]),
     ("He was in Europe.", {}, True, "Él estaba en Europa.", []),
     # Only the name garbled is passed through: the other, said well the model's way, is left to it.
     ("She sang at Carnegie Hall in New York.", {"She sang at John in New York.": "Ella cantó en John en Nueva York."},

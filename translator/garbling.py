@@ -322,8 +322,8 @@ def _known_name(word, counts):
 
 def _split(parts, translation):
     """Whether `translation` writes the words of the name `parts` capitalised, but with other words between them
-    ("Grand Rapids" -> "Grand a Rapids"; particles such as "de" are the name's own) or out of its order ("Real Madrid"
-    -> "una Madrid 3-1 paliza a Real")."""
+    ("Grand Rapids" -> "Grand a Rapids"; particles such as "de" are the name's own) or out of its order ("MacBook
+    Pro" -> "Pro MacBook")."""
     written = WORD.findall(translation)
     at = []
     for part in (part for part in parts if not re.fullmatch(NAME_PARTICLES, part)):

@@ -30,8 +30,8 @@ COMMON = 0.01
 
 
 def build(pairs):
-    """Each English name of `pairs` (a word in `MIN_COUNT` pairs or more, mostly capitalised inside a sentence) and the set of the
-    Spanish words, lower-cased, that say it.
+    """Each English name of `pairs` (a word in `MIN_COUNT` pairs or more, mostly capitalised inside a sentence) and
+    the set of the Spanish words, lower-cased, that say it.
 
     >>> pairs = [("I live in Germany.", "Vivo en Alemania."), ("Tom is in Germany.", "Tom está en Alemania.")] * 3
     >>> others = [(f"Tom is in room {i}.", f"Tom está en la habitación {i}.") for i in range(500)]
@@ -56,7 +56,8 @@ def build(pairs):
     for name, n in with_word.items():
         if n < MIN_COUNT or capitalised[name] <= lower[name.lower()]:
             continue
-        forms = {word for word, k in beside[name].items() if k >= SHARE * n and spanish_pairs[word] < COMMON * len(pairs)
+        forms = {word for word, k in beside[name].items()
+                 if k >= SHARE * n and spanish_pairs[word] < COMMON * len(pairs)
                  and k / n > LIFT * spanish_pairs[word] / len(pairs)}
         # A name its Spanish writes as it is ("Yokohama") must be written so: the words beside it in a few pairs
         # ("vive") say nothing of it.

@@ -165,7 +165,8 @@ KINDS = (
     # Not a time's ("9:00 to 11:30", spans of their own). With "in", a share, "1 in 10" ("Solo 1 10 personas"); not
     # before a unit of time ("2 in 5 minutes").
     Kind("range", r"(?<![\w.,:/-])\d+(?:[.,]\d+)*\s+to\s+\d+(?:[.,]\d+)*(?![\w:/]|[.,]\d)"
-                  r"|(?<![\w.,:/-])\d{1,2}\s+in\s+\d{1,3}(?![\w:/]|[.,]\d|\s+(?:second|minute|hour|day|week|month|year)s?\b)",
+                  r"|(?<![\w.,:/-])\d{1,2}\s+in\s+\d{1,3}"
+                  r"(?![\w:/]|[.,]\d|\s+(?:second|minute|hour|day|week|month|year)s?\b)",
          "number", ("4 to 1", "10 to 15", "1.5 to 2.5", "1 in 10")),
     # "8 o'clock" comes out as Spanish says it, "8 en punto" (the model wrote "8 de punto").
     Kind("time", rf"(?<![\w:])\d{{1,2}}(?::\d{{2}}(?::\d{{2}})?(?![\d:])(?:\s?{MERIDIEM})?|\s?{MERIDIEM}|\s?o['’]clock\b)",
@@ -176,8 +177,9 @@ KINDS = (
     # A ratio, "3:1" or "16:9", that no time is (a time's minutes are two digits): "en una 3:1: 1 ratio" otherwise.
     # A height in feet and inches, "5'11\"", came out "5 11 \"".
     Kind("serial", r"(?<![\w-])\d+(?:-\d+)+(?![\w-])|(?<![\w/.,])\d+/\d+(?![\w/]|[.,]\d)"
-                   r"|(?<![\w:.,])\d+(?::\d+)+(?![\w:]|[.,]\d)|(?<![\w.,'’])\d{1,2}['’′]\s?\d{1,2}(?:[\"”″]|(?![\w.,]))",
-         "number", ("90210-1234", "978-3-16-148410-0", "1-800-555-0199", "120/80", "24/7", "3:1", "16:9", "5'11\"", "6′2″")),
+                   r"|(?<![\w:.,])\d+(?::\d+)+(?![\w:]|[.,]\d)"
+                   r"|(?<![\w.,'’])\d{1,2}['’′]\s?\d{1,2}(?:[\"”″]|(?![\w.,]))", "number",
+         ("90210-1234", "978-3-16-148410-0", "1-800-555-0199", "120/80", "24/7", "3:1", "16:9", "5'11\"", "6′2″")),
     # A unit in words ("4.5 kilograms", "70 square meters"), which the model copied, dropped or garbled ("3alnes" for
     # "3 gallons", "metros de plaza"): written back in Spanish, but first left to the model (`tried`).
     Kind("measure", rf"(?<![\w.,])(?:{MINUS})?\d+(?:[.,]\d+)*\s(?:(?:square|cubic)\s)?"
@@ -770,7 +772,8 @@ def restore(translation, source, spans, meanings):
     # "todos los 4 de julio"), and "en" or "en el" before a day ("llega en la 11 de enero" -> "el 11 de enero"; "en el
     # 80 por ciento de los casos" is Spanish).
     days = {span.value for span in spans if span.kind == "written_date"}
-    for value in days | {span.value for span in spans if span.value.endswith((" por ciento", "%")) or span.kind == "phone"}:
+    numbers = {span.value for span in spans if span.value.endswith((" por ciento", "%")) or span.kind == "phone"}
+    for value in days | numbers:
         translation = re.sub(rf"(?<!\w)([Aa]) l(?:as?|os) (?={re.escape(value)})", r"\1l ", translation)
         translation = re.sub(rf"(?<!\w)([Ll])as? (?={re.escape(value)})", lambda m: ("E" if m[1] == "L" else "e") + "l ",
                              translation)
@@ -779,8 +782,8 @@ def restore(translation, source, spans, meanings):
     # A sum takes none: "la cuenta llegó a las ¥3,000" -> "a ¥3,000".
     for value in {span.value for span in spans if re.search(rf"[{SIGNS}]|\b(?:{CODES})\b", span.value)}:
         translation = re.sub(rf"(?<!\w)([Aa]) l(?:as?|os) (?={re.escape(value)})", r"\1 ", translation)
-    # A label or kin comes with its article ("la habitación 214", "la tía Linda"): the model's before its stand-in goes
-    # ("ve a la 45", "del 45").
+    # A label or kin comes with its article ("la habitación 214", "la tía Linda"): the model's before its stand-in
+    # goes ("ve a la 45", "del 45").
     for label in {span.value for span in spans if span.kind in ("label", "kin")}:
         def with_its_article(match, label=label):
             article, contracted = match[1], match[2]
