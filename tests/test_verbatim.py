@@ -92,6 +92,11 @@ def test_rare_names_and_numbers_of_two_digits_or_more_are_protected(text, expect
     assert values(text) == expected
 
 
+def test_an_acronym_is_a_name_whatever_word_it_spells():
+    # "The WHO declared a pandemic" came out "La pandemic declaraba …": "WHO" read as "who".
+    assert values("Tom saw the WHO report", {**COUNTS, "who": 9, "report": 9}) == [("name", "WHO")]
+
+
 def test_initials_whose_letters_the_corpus_knows_are_left_to_the_model():
     # "U.S." is the corpus' own ("los Estados Unidos"); "U.K." came out "los Estados Unidos el K.".
     assert values("Tom went to the U.S. and the U.K.", {**COUNTS, "U": 9, "S": 9}) == [("initials", "U.K.")]

@@ -257,18 +257,24 @@ def load_word_counts(directory):
     return {word: int(count) for word, count in rows}
 
 
+def is_acronym(word):
+    """Whether `word` is in capitals, of two letters or more ("WHO", "NATO")."""
+    return len(word) > 1 and word.isupper()
+
+
 def is_rare(word, counts):
     """A number of two or more digits, or a name, that `counts` says was seen fewer than `MIN_COUNT` times.
 
-    A capitalised word that `counts` holds in lower case is a word, not a name.
+    A capitalised word that `counts` holds in lower case is a word, not a name; one in capitals is an acronym,
+    whatever the word it spells ("WHO" came out as "who").
 
-    >>> counts = {"the": 9, "wipe": 1, "Africa": 8, "30": 5}
-    >>> [is_rare(w, counts) for w in ("Olusegun", "The", "Wipe", "Africa", "olusegun", "2016", "30", "7")]
-    [True, False, False, False, False, True, False, False]
+    >>> counts = {"the": 9, "wipe": 1, "Africa": 8, "30": 5, "who": 9}
+    >>> [is_rare(w, counts) for w in ("Olusegun", "The", "Wipe", "Africa", "olusegun", "2016", "30", "7", "WHO")]
+    [True, False, False, False, False, True, False, False, True]
     """
     if word.isdigit():
         return len(word) > 1 and counts.get(word, 0) < MIN_COUNT  # the model copies single digits
-    if not word[0].isupper() or counts.get(word.lower(), 0):
+    if not word[0].isupper() or (counts.get(word.lower(), 0) and not is_acronym(word)):
         return False
     return counts.get(word, 0) < MIN_COUNT
 
@@ -609,7 +615,7 @@ def _names(match, counts):
     for word in re.finditer(r"\S+", match.group()):
         if re.fullmatch(PARTICLES, word.group()):
             continue  # inside a name: the pattern only takes one between capitalised words
-        if counts.get(word.group().lower()):
+        if counts.get(word.group().lower()) and not is_acronym(word.group()):
             if start is not None:
                 names.append((start, end))
             start = None
