@@ -153,9 +153,8 @@ def name_spans(source, counts, spans, runs=None, said=None):
     Foods", the "Bill" of "Bill Clinton"): for a second decoding of a sentence whose translation invented a
     capitalised word ("Sanupe", "Clinton Billaría"), lost a name (`lost_names`), or garbled the names `runs`
     (`garbled_names`; the others, which it may have said well its way, "Nueva York", are left to the model as
-    before). A run takes the place of the spans inside it; one across a
-    span's edge, or holding a span whose value is not its text (a glossary's term), is left out; one beside a
-    span joins it (`verbatim.joined`). A run of one word in `said` comes out as its value there: a name lost that
+    before). A run takes the place of the spans inside it and across its edge (`_in_place_of`); one holding a
+    span whose value is not its text (a glossary's term) is left out; one beside a span joins it (`verbatim.joined`). A run of one word in `said` comes out as its value there: a name lost that
     Spanish says its way ("London" -> "Londres", `translator.name_forms.in_spanish`).
     Neither "I" nor a first word the corpus knows in lower case ("The") is part of a run, and months, weekdays and
     feasts (`DAYS`) alone are none.
@@ -183,8 +182,19 @@ def name_spans(source, counts, spans, runs=None, said=None):
 
 
 def _in_place_of(source, spans, span):
-    """`spans` with `span` in place of those inside it; `spans` as they are when one crosses its edge, holds a
-    glossary's term (a value that is not its text), or already is that piece of `source`."""
+    """`spans` with `span` in place of those inside it, widened to take in those across its edge ("Real Madrid" and
+    the span "Madrid 3-1": "Real Madrid 3-1"); `spans` as they are when one of them holds a glossary's term or
+    Spanish (a value that is not its text), or `span` already is that piece of `source`.
+
+    >>> [s.value for s in _in_place_of("Real Madrid 3-1 won.", [Span(5, 15, "name", "Madrid 3-1")],
+    ...                                Span(0, 11, "name", "Real Madrid"))]
+    ['Real Madrid 3-1']
+    """
+    crossing = [other for other in spans if other.start < span.end and span.start < other.end
+                and not (span.start <= other.start and other.end <= span.end)]
+    if crossing and all(other.value == source[other.start:other.end] for other in crossing):
+        start, end = min(span.start, *(o.start for o in crossing)), max(span.end, *(o.end for o in crossing))
+        span = Span(start, end, "name", source[start:end])
     inside = [other for other in spans if span.start <= other.start and other.end <= span.end]
     if (any(other.start < span.end and span.start < other.end for other in spans if other not in inside)
             or [(other.start, other.end) for other in inside] == [(span.start, span.end)]
