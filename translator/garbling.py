@@ -154,8 +154,9 @@ def name_spans(source, counts, spans, runs=None, said=None):
     capitalised word ("Sanupe", "Clinton Billaría"), lost a name (`lost_names`), or garbled the names `runs`
     (`garbled_names`; the others, which it may have said well its way, "Nueva York", are left to the model as
     before). A run takes the place of the spans inside it and across its edge (`_in_place_of`); one holding a
-    span whose value is not its text (a glossary's term) is left out; one beside a span joins it (`verbatim.joined`). A run of one word in `said` comes out as its value there: a name lost that
-    Spanish says its way ("London" -> "Londres", `translator.name_forms.in_spanish`).
+    span whose value is not its text (a glossary's term) is left out; one beside a span joins it
+    (`verbatim.joined`). A run of one word in `said` comes out as its value there: a name lost that Spanish says
+    its way ("London" -> "Londres", `translator.name_forms.in_spanish`).
     Neither "I" nor a first word the corpus knows in lower case ("The") is part of a run, and months, weekdays and
     feasts (`DAYS`) alone are none.
 
