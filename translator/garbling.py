@@ -47,7 +47,7 @@ import unicodedata
 
 from translator import numbers, spanish, verbatim
 from translator.verbatim import DIAS, MESES, MIN_COUNT, MONTHS, NAME, PARTICLES, WEEKDAYS, Span
-from translator.words import KIN, LABELS, WORD, opens_sentence, starts_sentence
+from translator.words import ADDRESS, LABELS, WORD, opens_sentence, starts_sentence
 
 # An invented word this far (a share of the sentence's length) from every rare source word garbles another word.
 FAR = 0.2
@@ -61,8 +61,36 @@ DAYS = re.compile(rf"(?:{'|'.join(MONTHS + WEEKDAYS + FEASTS)})s?")
 # A name the model may garble is a run of capitalised words, or of such runs joined by "of" or "&" ("Call of Duty"
 # -> "Duty", "The Lord of the Rings" -> "The Lord de los", "Johnson & Johnson" -> "Johnson a Johnson"), which
 # stand-ins pass through only when rare (`verbatim`).
-NAME_RUN = re.compile(rf"{NAME}(?:\s+(?:of\s+(?:the\s+)?|&\s+){NAME})*")
+# Initials with full stops are one name ("U.S.", not "U" and "S.").
+NAME_RUN = re.compile(rf"{verbatim.INITIALS}|{NAME}(?:\s+(?:of\s+(?:the\s+)?|&\s+){NAME})*")
 NAME_PARTICLES = rf"{PARTICLES}|of|the"
+INITIALS = re.compile(verbatim.INITIALS)
+# A word opening a sentence is taken for a name when the corpus shows it capitalised this many times as often as in
+# lower case ("Shakespeare", never in lower case; not "She", three times as often): there a capital says little.
+OPENING_NAME = 10
+
+
+def spelled_apart(translation, source):
+    """The initials of `source` ("U.S.") that `translation` writes letter by letter, with spaces between: read as
+    letters, not as the country or body the corpus' few examples say ("The U.S. and Canada" -> "El U. S. y Canadá").
+
+    >>> [spelled_apart(out, "The U.S. and Canada.") for out in ("El U. S. y Canadá.", "EE. UU. y Canadá.")]
+    [['U.S.'], []]
+    """
+    return [match.group() for match in INITIALS.finditer(source)
+            if re.search(r"(?<!\w)" + r"\.\s+".join(match.group().split(".")[:-1]) + r"\.", translation)]
+
+
+def initials_spans(source, spans, initials):
+    """`spans` and each of the `initials` of `source` (`spelled_apart`) as a span, for a second decoding.
+
+    >>> [s.value for s in initials_spans("The U.S. and the U.K.", [Span(17, 21, "initials", "U.K.")], ["U.S."])]
+    ['U.S.', 'U.K.']
+    """
+    for match in INITIALS.finditer(source):
+        if match.group() in initials:
+            spans = _in_place_of(source, spans, Span(match.start(), match.end(), "initials", match.group()))
+    return sorted(spans)
 
 
 def rare_words(source, lexicon, counts):
@@ -168,6 +196,8 @@ def name_spans(source, counts, spans, runs=None, said=None):
     ['Carnegie Hall']
     >>> [s.value for s in name_spans("London is small.", {}, [], said={"London": "Londres"})]
     ['Londres']
+    >>> [s.value for s in name_spans("The U.S. and Canada.", {"the": 9}, [])]
+    ['U.S.', 'Canada']
     """
     said = said or {}
     spans = list(spans)
@@ -235,7 +265,7 @@ def garbled_names(translation, source, counts):
     A name translated whole ("Nueva York", "Ciudad de México", "Juegos Olímpicos") is no garbling, nor one of
     `DAYS` ("Tom Monday" -> "Tom el lunes"), nor a word before the words copied that the corpus `counts` show
     often and mostly capitalised, which the model knows on its own and may write in lower case ("Mt Fuji" -> "monte
-    Fuji"), or kin (`KIN`: "Grandma Rose" -> "la abuela Rose"); after them, such a word not written was dropped
+    Fuji"), or a form of address (`ADDRESS`: "Grandma Rose" -> "la abuela Rose"); after them, such a word not written was dropped
     ("Manchester United" -> "Manchester").
 
     >>> counts = {"we": 9}
@@ -280,16 +310,18 @@ def garbled_names(translation, source, counts):
         # before the name ("monte Fuji"); after them, one not written was dropped ("Manchester United" -> "Manchester").
         first_copied = next((i for i, word in enumerate(words) if written[_folded(word)]), len(words))
         known = [word for i, word in enumerate(words)
-                 if DAYS.fullmatch(word) or (i < first_copied and (_known_name(word, counts) or word in KIN))]
+                 if DAYS.fullmatch(word) or (i < first_copied and (_known_name(word, counts) or (i == 0 and word in ADDRESS)))]
         missing = [word for word in words if not written[_folded(word)] and word not in known]
         if copied and (len(missing) > own or any(written[word] > in_source[word] for word in copied)):
             garbled.append(match.group())
-        # Every word copied, but with others between ("Grand Rapids" -> "Grand a Rapids"; not names the corpus knows
-        # apart: "Is Mary Tom's mother?"); or, a name of several words or with its version, none of them a name the
+        # Every word copied, but with others between ("Grand Rapids" -> "Grand a Rapids"; names the corpus knows
+        # apart only with a capitalised word of the translation's own between: "Charles Darles Darwin", not "Is Mary
+        # Tom's mother?"); or, a name of several words or with its version, none of them a name the
         # model knows, not every one a word the corpus shows capitalised often (as "Happy New Year" -> "Feliz año"),
         # none copied and no capitalised word of the translation's own to say it its way ("Salt Lake City" -> "la
         # lago", "Windows 11" -> "las 11").
-        elif ((not missing and not all(_known_name(word, counts) for word in words) and _split(parts, translation))
+        elif ((not missing and _split(parts, translation)
+               and (not all(_known_name(word, counts) for word in words) or _made_up_between(words, translation, source)))
               or (not copied and not known and not own and several
                   and not all(counts.get(word, 0) >= MIN_COUNT for word in words))):
             garbled.append(match.group())
@@ -345,6 +377,19 @@ def _split(parts, translation):
     return [_folded(word) for word in written[at[0]:at[-1] + 1]] != [_folded(part) for part in parts]
 
 
+def _made_up_between(words, translation, source):
+    """Whether `translation` writes a capitalised word that `source` does not between the first and the last of a
+    name's `words`: a piece of the name garbled ("Charles Darwin" -> "Charles Darles Darwin").
+
+    >>> [_made_up_between(["Charles", "Darwin"], out, "Charles Darwin sailed.") for out in (
+    ...     "Charles Darles Darwin navegó.", "Charles navegó con Darwin.")]
+    [True, False]
+    """
+    between = re.search(rf"(?<!\w){re.escape(words[0])}(?!\w)(.*)(?<!\w){re.escape(words[-1])}(?!\w)", translation)
+    in_source = {_folded(word) for word in WORD.findall(source)}
+    return bool(between) and any(word[0].isupper() and _folded(word) not in in_source for word in WORD.findall(between[1]))
+
+
 def _own_names(translation, source):
     """The capitalised words inside its sentences that `translation` writes and `source` does not, `_folded`: names
     said the model's way ("Nueva York", "Tokio", "Navidad"); not a letter alone, which says no name ("Fifth Avenue"
@@ -364,11 +409,13 @@ def lost_names(translation, source, counts, lexicon, forms=None):
     writes of its own with the initial of one of them (which may say them its way: "Tokyo" -> "Tokio"): names lost,
     dropped ("He asked Lincoln to say a few words." -> "Él le pidió que digan unas pocas palabras.") or changed
     ("He often quotes from Shakespeare." -> "Él a menudo cita de los padres."; "President Lincoln" -> "presidente
-    de Japón"). A name here is a capitalised word inside a sentence (not
-    in capitals, not one of `DAYS`) that the corpus `counts` show mostly capitalised and its Spanish, the
-    `lexicon`, writes as it is, so that the model learned to copy it ("Lincoln", "India"), or says in one of the
-    ways of `forms` (`translator.name_forms`: "Europe" -> "europa", "French" -> "francés"), which a word of the
-    translation must begin as (but for the last letter: "francesa", "Europa").
+    de Japón"). A name here is a capitalised word (not in capitals, not one of `DAYS`) that the corpus `counts` show
+    mostly capitalised and its Spanish, the `lexicon`, writes as it is, so that the model learned to copy it
+    ("Lincoln", "India"), or, inside a sentence, says in one of the ways of `forms` (`translator.name_forms`: "Europe"
+    -> "europa", "French" -> "francés"), which a word of the translation must begin as (but for the last letter:
+    "francesa", "Europa"). A word opening a sentence is one when the corpus shows it `OPENING_NAME` times as often
+    capitalised and a word follows it ("Shakespeare wrote Hamlet." -> "Trabaja a Hamlet."; not "Hey!"), and the
+    translation writes no word with its first three letters ("Tom" -> "Tomás").
 
     >>> counts, lexicon = {"he": 9, "Lincoln": 9, "lincoln": 1, "Tokyo": 9}, {"lincoln", "tokyo"}
     >>> [lost_names(out, "He asked Lincoln to go to Tokyo.", counts, lexicon) for out in (
@@ -380,18 +427,26 @@ def lost_names(translation, source, counts, lexicon, forms=None):
     >>> [lost_names(out, "He likes French songs from Europe.", {"French": 9, "Europe": 9}, lexicon, forms) for out in (
     ...     "Le gustan las canciones francesas de Europa.", "Le gustan las canciones francesas.")]
     [[], ['Europe']]
+    >>> counts = {"Shakespeare": 9, "Tom": 9, "Hey": 9}
+    >>> [lost_names(out, "Shakespeare wrote it.", counts, {"shakespeare"}) for out in ("Trabaja.", "Shakespeare lo escribió.")]
+    [['Shakespeare'], []]
+    >>> lost_names("Tomás se fue.", "Tom left.", counts, {"tom"}), lost_names("¡Eh!", "Hey!", counts, {"hey"})
+    ([], [])
     """
     forms = forms or {}
-    names = [match.group() for match in WORD.finditer(source) if match.group()[0].isupper() and match.group()[1:].islower()
-             and not starts_sentence(source, match.start()) and not DAYS.fullmatch(match.group())
-             and counts.get(match.group(), 0) > counts.get(match.group().lower(), 0)
-             and (match.group().lower() in lexicon or match.group() in forms)]
+    names = [(match.group(), opening) for match in WORD.finditer(source)
+             for opening in [starts_sentence(source, match.start())]
+             if match.group()[0].isupper() and match.group()[1:].islower() and not DAYS.fullmatch(match.group())
+             and (match.group().lower() in lexicon or match.group() in forms and not opening)
+             and counts.get(match.group(), 0) > counts.get(match.group().lower(), 0) * (OPENING_NAME if opening else 1)
+             and (not opening or re.match(r" [^\W\d_]", source[match.end():]))]
     if not names:
         return []  # most sentences: nothing to fold
     written = {_folded(word) for word in WORD.findall(translation)}
-    lost = [name for name in names if _folded(name) not in written
+    lost = [name for name, opening in names if _folded(name) not in written
             and not any(word.startswith(_folded(form)[:-1] if len(form) > 4 else _folded(form))
-                        for form in forms.get(name, ()) for word in written)]
+                        for form in forms.get(name, ()) for word in written)
+            and not (opening and any(word.startswith(_folded(name)[:3]) for word in written))]
     initials = {_folded(name)[0] for name in lost}
     return lost if len(lost) > sum(word[0] in initials for word in _own_names(translation, source)) else []
 

@@ -12,12 +12,13 @@ from translator.words import MONTHS_SHORT, SENTENCE_END, TITLES
 
 logger = logging.getLogger(__name__)
 
-# A sentence ends at . ! ? (or …) followed by space, but not after a title: "Dr. Okonkwo" is one name; nor after
-# "No." or a month's abbreviation before a number ("Apartment No. 5", "on Dec. 12th"); nor before a lower-case word,
-# which opens no sentence: the full stop was an abbreviation's ("at 9 a.m. and then", "Martin Luther King Jr. was",
-# "Apple Inc. was founded").
+# A sentence ends at . ! ? (or …) followed by space, but not after a title or another abbreviation written before
+# names: "Dr. Okonkwo" is one name, "Mt. Fuji" one mountain; nor after "No." or a month's abbreviation before a
+# number ("Apartment No. 5", "on Dec. 12th"); nor before a lower-case word, which opens no sentence: the full stop
+# was an abbreviation's ("at 9 a.m. and then", "Martin Luther King Jr. was", "Apple Inc. was founded").
+BEFORE_NAMES = (*TITLES, "Mt", "Ft", "Gen", "Gov", "Sen", "Capt", "Col", "Lt", "Sgt", "Rev")
 BEFORE_NUMBER = "|".join(rf"(?<=\b{word}\.)" for word in ("No", *MONTHS_SHORT))
-SENTENCE_BREAK = re.compile(rf"(?<=[{SENTENCE_END}])" + "".join(rf"(?<!\b{title}\.)" for title in TITLES)
+SENTENCE_BREAK = re.compile(rf"(?<=[{SENTENCE_END}])" + "".join(rf"(?<!\b{word}\.)" for word in BEFORE_NAMES)
                             + rf"(?!(?:{BEFORE_NUMBER})\s+\d)\s+(?![a-z])")
 
 
@@ -34,6 +35,8 @@ def split_sentences(text):
     ['Apartment No. 5 is empty.', 'I said no.', '12 came.', 'We met on Dec. 12th.']
     >>> split_sentences("Martin Luther King Jr. was a leader. Apple Inc. was founded in 1976.")
     ['Martin Luther King Jr. was a leader.', 'Apple Inc. was founded in 1976.']
+    >>> split_sentences("Mt. Fuji was covered with snow. Gen. Grant won.")
+    ['Mt. Fuji was covered with snow.', 'Gen. Grant won.']
     """
     return [sentence for sentence in SENTENCE_BREAK.split(" ".join(text.split())) if sentence]
 

@@ -237,8 +237,8 @@ class Translator:
         """`spans` of `text` and the words its `translation` garbled, to pass through in a second decoding: every
         number when it changed or dropped one ("3 items" -> "35", `garbling.number_spans`), the names the model
         knows when it invented a capitalised word ("San Francisco" -> "Sanupe") or lost one ("Lincoln" dropped,
-        `garbling.lost_names`; `garbling.name_spans`), else those it garbled ("Salt Lake City" -> "Lake City"), and
-        the rare words when it invented a word far from them (`garbling.misplaced`), changed a month or weekday
+        `garbling.lost_names`; `garbling.name_spans`), else those it garbled ("Salt Lake City" -> "Lake City"), the
+        initials it spelled letter by letter ("U.S." -> "U. S.", `garbling.spelled_apart`), and the rare words when it invented a word far from them (`garbling.misplaced`), changed a month or weekday
         (`garbling.changed_days`, `garbling.dropped_days`) or said a number the source does not
         (`garbling.made_up_words`). Without placeholders, `spans` as they are: the user asked for no stand-ins."""
         if not self.placeholders:
@@ -248,13 +248,16 @@ class Translator:
         invented = garbling.invented(translation, text, self.lexicon, keep)
         lost = garbling.lost_names(translation, text, self.word_counts, self.lexicon, self.name_forms)
         if any(word.group()[0].isupper() for word in invented) or lost:
-            # A name lost that Spanish says its way comes out so ("London" -> "Londres").
-            said = {name: spanish for name in lost
+            # A name that Spanish says its way comes out so ("London" -> "Londres"), lost or not: every name is
+            # passed through.
+            said = {name: spanish for name in set(WORD.findall(text))
                     if (spanish := name_forms.in_spanish(name, self.name_forms or {}, self.pipeline.truecase))}
             spans = garbling.name_spans(text, self.word_counts, spans, said=said)
         elif garbled := garbling.garbled_names(translation, text, self.word_counts):
             # Only the names garbled: the others may be said well the model's way ("Nueva York").
             spans = garbling.name_spans(text, self.word_counts, spans, runs=garbled)
+        if apart := garbling.spelled_apart(translation, text):
+            spans = garbling.initials_spans(text, spans, apart)
         if (garbling.misplaced(translation, text, self.lexicon, self.word_counts, keep)
                 or garbling.changed_days(translation, text) or garbling.dropped_days(translation, text)
                 or garbling.made_up_words(translation, text, keep)):
@@ -271,6 +274,7 @@ class Translator:
         return (len(changed), len(garbling.changed_days(translation, text)),
                 len(dropped) + len(garbling.dropped_days(translation, text)),
                 len(garbling.garbled_names(translation, text, self.word_counts))
+                + len(garbling.spelled_apart(translation, text))
                 + len(garbling.lost_names(translation, text, self.word_counts, self.lexicon, self.name_forms)),
                 len(garbling.invented(translation, text, self.lexicon, keep))
                 + len(garbling.first_words_as_names(translation, text, self.word_counts, self.lexicon)))

@@ -52,7 +52,18 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from translator.words import DECADES, KIN, LABELS, MONTHS_SHORT, ORDINAL_DAYS, TITLES, UNIT_WORDS, WORD, opens_sentence
+from translator.words import (
+    ADDRESS,
+    DECADES,
+    KIN,
+    LABELS,
+    MONTHS_SHORT,
+    ORDINAL_DAYS,
+    TITLES,
+    UNIT_WORDS,
+    WORD,
+    opens_sentence,
+)
 
 # Stand-ins that the shipped model copies verbatim in every sentence frame tried (bench/RESULTS.md).
 STAND_INS = {
@@ -107,11 +118,13 @@ LABEL_NUMBER = r"\s(?:\d+(?:\.\d+)*|[A-Z]\d+)[A-Z]?(?![\w-]|[.,]\d|\s+(?:second|
 AFTER_PREPOSITION = "|".join(f"(?<={word} )" for word in ("in", "on", "at", "to", "from", "into", "see", "read"))
 # The last word of a company's name: the words before it are its name, though the corpus knows them ("Apple Inc.").
 COMPANIES = ("Inc", "Corp", "Ltd", "LLC", "Co", "GmbH", "PLC")
+# Initials with full stops: "U.K.", "E.U.".
+INITIALS = r"(?<![\w.])(?:[A-Z]\.){2,}(?!\w)"
 # A run of capitalised words, as in a name; a title, "No." before a number, a label ("Room 214") or kin before a name
-# ("Tell Uncle Sam") starts another.
+# ("Tell Uncle Sam") starts another, and initials are none ("The U.S.").
 KIN_NAME = rf"(?:{'|'.join(KIN)})\s{CAPITALISED}"
 NAME = (rf"(?<![\w-]){CAPITALISED}(?:\s(?:(?:{PARTICLES})\s){{0,2}}"
-        rf"(?!{TITLE}|{NUMBERED}|(?:{LABEL}){LABEL_NUMBER}|{KIN_NAME}){CAPITALISED})*(?![\w+-])")
+        rf"(?!{TITLE}|{NUMBERED}|(?:{LABEL}){LABEL_NUMBER}|{KIN_NAME}|{INITIALS}){CAPITALISED})*(?![\w+-])")
 # One emoji: a flag (two regional letters), or a symbol with its skin tone, variation and joined symbols.
 EMOJI = (r"(?:[\U0001F1E6-\U0001F1FF]{2}|[\U0001F300-\U0001FAFF\u2600-\u27BF]"
          r"(?:[\uFE0F\U0001F3FB-\U0001F3FF]|\u200D[\U0001F300-\U0001FAFF\u2600-\u27BF])*)")
@@ -200,10 +213,11 @@ KINDS = (
     # "etc." ends a list the model reads as one more item: "huevos, la etuada" unless a name stands in for it. Its
     # full stop is the span's only when the sentence goes on: a sentence the model sees end in none runs on.
     Kind("etc", r"(?<![\w.])etc(?:\.(?!\s*$))?(?!\w)", "name", ("etc",)),
-    # Kin before a name ("Aunt Linda"), which the model read as pieces of a name: written back as Spanish says it,
-    # "la tía Linda".
-    Kind("kin", rf"(?<![\w-]){KIN_NAME}(?:\s(?!I\b){CAPITALISED})*", "name",
-         ("Aunt Linda", "Uncle Bob", "Grandma Rose Miller")),
+    # A form of address before a name, kin or rank ("Aunt Linda", "Queen Elizabeth"), or a mountain's or lake's word
+    # ("Mt. Fuji"), which the model read as pieces of a name or lost: written back as Spanish says it, "la tía
+    # Linda", "la reina Elizabeth", "el monte Fuji".
+    Kind("address", rf"(?<![\w-])(?:{'|'.join(map(re.escape, ADDRESS))})\s{CAPITALISED}(?:\s(?!I\b){CAPITALISED})*",
+         "name", ("Aunt Linda", "Uncle Bob", "Grandma Rose Miller", "Queen Elizabeth II", "Pope Francis", "Mt. Fuji")),
     Kind("title", rf"\b(?:{'|'.join(TITLES)})\.?\s{CAPITALISED}(?:\s{CAPITALISED})*", "name",
          ("Dr. Okonkwo", "Mrs. Smith", "Prof. Ada Lovelace")),
     # Emoji (with skin tones, joined sequences and flags) are no text for the model, which writes words for them
@@ -211,13 +225,13 @@ KINDS = (
     Kind("symbol", rf"{EMOJI}(?:\s*{EMOJI})*", None, ("😊", "👍🏽", "❤️", "🇪🇸", "👩‍💻", "❤️❤️", "🎉 🎂")),
     # Initials with full stops ("U.K."), which the model read letter by letter ("the U.K." -> "los Estados Unidos el
     # K."): protected as names are, when rare ("U.S." is the corpus' own).
-    Kind("initials", r"(?<![\w.])(?:[A-Z]\.){2,}(?!\w)", "place", ("U.K.", "E.U.", "A.B.C.")),
+    Kind("initials", INITIALS, "place", ("U.K.", "E.U.", "A.B.C.")),
     Kind("name", NAME, "name",
          ("Acme Widget", "José Álvarez", "Jean-Luc Picard", "Rio de Janeiro", "Leonardo da Vinci", "Sarah O'Connor")),
 )
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
-ALWAYS = {"url", "email", "handle", "path", "written_date", "measure", "numbered", "century", "decade", "label", "kin",
+ALWAYS = {"url", "email", "handle", "path", "written_date", "measure", "numbered", "century", "decade", "label", "address",
           "range", "time", "phone", "date", "serial", "code", "etc", "title", "symbol"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
@@ -437,14 +451,14 @@ def spanish_label(written):
     return f"{LABELS[noun.capitalize()]} {number}"
 
 
-def spanish_kin(written):
-    """Kin before a name as Spanish says them, with the article (`KIN`).
+def spanish_address(written):
+    """A form of address before a name as Spanish says it, with the article (`ADDRESS`).
 
-    >>> spanish_kin("Aunt Linda"), spanish_kin("Grandpa Joe Smith")
-    ('la tía Linda', 'el abuelo Joe Smith')
+    >>> spanish_address("Aunt Linda"), spanish_address("Grandpa Joe Smith"), spanish_address("Queen Elizabeth II")
+    ('la tía Linda', 'el abuelo Joe Smith', 'la reina Elizabeth II')
     """
-    kin, name = written.split(maxsplit=1)
-    return f"{KIN[kin]} {name}"
+    address, name = written.split(maxsplit=1)
+    return f"{ADDRESS[address]} {name}"
 
 
 def spanish_amount(written):
@@ -502,7 +516,7 @@ def spanish_range(written):
 # The kinds of span that come out as Spanish writes them, not as written: each kind's writer.
 IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_date": spanish_date,
               "numbered": spanish_numbered, "century": spanish_century, "decade": spanish_decade, "label": spanish_label,
-              "kin": spanish_kin, "time": spanish_clock, "range": spanish_range}
+              "address": spanish_address, "time": spanish_clock, "range": spanish_range}
 
 
 def kept_by_model(translation, spans):
@@ -550,7 +564,7 @@ def find(text, counts, glossary_spans=()):
     for match in _PATTERN.finditer(text):
         kind = KINDS[int(match.lastgroup[1:])].name
         pieces = _names(match, counts) if kind == "name" else [match.span()]
-        if kind in ("name", "title", "kin"):
+        if kind in ("name", "title", "address"):
             pieces = [(start, abbreviated(text, end)) for start, end in pieces]
         for start, end in pieces:
             value = IN_SPANISH.get(kind, str)(text[start:end])
@@ -788,9 +802,9 @@ def restore(translation, source, spans, meanings):
     # A sum takes none: "la cuenta llegó a las ¥3,000" -> "a ¥3,000".
     for value in {span.value for span in spans if re.search(rf"[{SIGNS}]|\b(?:{CODES})\b", span.value)}:
         translation = re.sub(rf"(?<!\w)([Aa]) l(?:as?|os) (?={re.escape(value)})", r"\1 ", translation)
-    # A label or kin comes with its article ("la habitación 214", "la tía Linda"): the model's before its stand-in
-    # goes ("ve a la 45", "del 45").
-    for label in {span.value for span in spans if span.kind in ("label", "kin")}:
+    # A label or form of address comes with its article ("la habitación 214", "la tía Linda"): the model's before
+    # its stand-in goes ("ve a la 45", "del 45").
+    for label in {span.value for span in spans if span.kind in ("label", "address")}:
         def with_its_article(match, label=label):
             article, contracted = match[1], match[2]
             if contracted:  # "del 45" -> "de el andén 9", which `spanish.articles` contracts again

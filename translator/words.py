@@ -62,9 +62,18 @@ LABELS = {"Room": "la habitación", "Chapter": "el capítulo", "Page": "la pági
           "Extension": "la extensión", "Box": "la caja", "Stage": "la etapa", "Slide": "la diapositiva",
           "Row": "la fila"}
 
-# Kin before a name, as Spanish says them: "Aunt Linda" came out "Una caza de Linda", "Uncle Bob" "Un millolo a Bob".
+# Forms of address before a name, as Spanish says them, with the article: kin ("Aunt Linda" came out "Una caza de
+# Linda", "Uncle Bob" "Un millolo a Bob") and ranks ("Queen Elizabeth II reigned" came out "Reunió Elizabeth II"),
+# only those whose gender the word gives ("Professor Kim" may be "la profesora"). After a capitalised word a rank is
+# part of a name ("Stephen King", "Burger King"), kin hardly ever.
 KIN = {"Aunt": "la tía", "Auntie": "la tía", "Uncle": "el tío", "Grandma": "la abuela", "Granny": "la abuela",
        "Grandmother": "la abuela", "Grandpa": "el abuelo", "Grandfather": "el abuelo"}
+RANKS = {"Queen": "la reina", "King": "el rey", "Prince": "el príncipe", "Princess": "la princesa", "Pope": "el papa",
+         "Emperor": "el emperador", "Empress": "la emperatriz", "Duke": "el duque", "Duchess": "la duquesa"}
+# A mountain's or a lake's word before its name, said so too: "Mt. Fuji" came out "el monte. Fuji" or lost the name
+# ("Quiero escalar el monte. El monte."), "Mount Fuji" "Moaza".
+PLACES = {"Mount": "el monte", "Mt.": "el monte", "Lake": "el lago"}
+ADDRESS = {**KIN, **RANKS, **PLACES}
 
 def opens_sentence(text, start):
     """Whether the word at `start` of `text` opens its sentence: only spaces and opening marks come before it.
