@@ -594,6 +594,8 @@ def test_a_name_passed_through_beside_a_span_joins_it():
     ("We flew to Rio de Janeiro.", "Volamos a Río y a Janeiro.", ["Rio de Janeiro"]),
     ("Is Mary Tom's mother?", "¿Mary es la madre de Tom?", []),  # two names the corpus knows apart
     ("Mary Tom sailed.", "Mary Marles Tom navegó.", ["Mary Tom"]),  # but a capitalised word made up between
+    ("Stanford University is near.", "Stanford La Universidad está cerca.", ["Stanford University"]),  # "La": restarted
+    ("Stanford University is near.", "La Universidad Stanford está cerca.", []),
     ("We stay at the Portside Hotel.", "Nos quedamos en el hotel Portside.", []),  # said the Spanish way, not split
     ("Red-haired people have freckles.", "La gente pelirroja tiene pecas.", []),  # one word in two parts: no name
     ("Happy New Year to all!", "¡Feliz año a todos!", []),  # words the corpus shows capitalised: it knows the name

@@ -65,6 +65,8 @@ DAYS = re.compile(rf"(?:{'|'.join(MONTHS + WEEKDAYS + FEASTS)})s?")
 NAME_RUN = re.compile(rf"{verbatim.INITIALS}|{NAME}(?:\s+(?:of\s+(?:the\s+)?|&\s+){NAME})*")
 NAME_PARTICLES = rf"{PARTICLES}|of|the"
 INITIALS = re.compile(verbatim.INITIALS)
+# Spanish words capitalised only where a sentence begins.
+RESTART = "El|La|Los|Las|Un|Una|Unos|Unas|Se|De|Del|Al|Y|En|Es|Le|Lo"
 # A word opening a sentence is taken for a name when the corpus shows it capitalised this many times as often as in
 # lower case ("Shakespeare", never in lower case; not "She", three times as often): there a capital says little.
 OPENING_NAME = 10
@@ -312,7 +314,8 @@ def garbled_names(translation, source, counts):
         known = [word for i, word in enumerate(words)
                  if DAYS.fullmatch(word) or (i < first_copied and (_known_name(word, counts) or (i == 0 and word in ADDRESS)))]
         missing = [word for word in words if not written[_folded(word)] and word not in known]
-        if copied and (len(missing) > own or any(written[word] > in_source[word] for word in copied)):
+        if copied and (len(missing) > own or any(written[word] > in_source[word] for word in copied)
+                       or _restarted_after(words, translation, source)):
             garbled.append(match.group())
         # Every word copied, but with others between ("Grand Rapids" -> "Grand a Rapids"; names the corpus knows
         # apart only with a capitalised word of the translation's own between: "Charles Darles Darwin", not "Is Mary
@@ -375,6 +378,19 @@ def _split(parts, translation):
         if at[-1] is None:
             return any(i not in at for i in capitalised)  # written, but before the word it follows
     return [_folded(word) for word in written[at[0]:at[-1] + 1]] != [_folded(part) for part in parts]
+
+
+def _restarted_after(words, translation, source):
+    """Whether `translation` writes a Spanish article, pronoun or preposition capitalised (`RESTART`) right after one
+    of a name's `words`, and `source` does not: the model began a sentence inside the name ("Stanford University is
+    near Palo Alto." -> "Stanford La Universidad está cerca de Palo Alto.").
+
+    >>> [_restarted_after(["Stanford", "University"], out, "Stanford University is near.") for out in (
+    ...     "Stanford La Universidad está cerca.", "La Universidad Stanford está cerca.")]
+    [True, False]
+    """
+    return any(restart[1] not in WORD.findall(source)
+               for word in words for restart in re.finditer(rf"(?<!\w){re.escape(word)}\s+({RESTART})(?!\w)", translation))
 
 
 def _made_up_between(words, translation, source):
