@@ -672,6 +672,7 @@ def test_a_translation_that_changed_a_month_or_made_up_a_number_is_decoded_again
 
 MAKES_UP = ("We tend to make mistakes.", {"tenemos", "hacemos", "diez", "errores", "solemos", "cometer"})
 LOSES_A_DAY = ("Can we do it on Monday?", {"podemos", "hacerlo", "en", "lugar", "el", "lunes"})
+INVENTS = ("We tend to make mistakes.", {"tendemos", "a", "hacer", "errores", "solemos", "cometer"})
 
 
 @pytest.mark.parametrize("source, lexicon, greedy, beam, expected", [
@@ -681,8 +682,11 @@ LOSES_A_DAY = ("Can we do it on Monday?", {"podemos", "hacerlo", "en", "lugar", 
     (*LOSES_A_DAY, "¿Podemos hacerlo en lugar?", "¿Podemos hacerlo el lunes?", "¿Podemos hacerlo el lunes?"),  # day lost
     (*LOSES_A_DAY, "¿Podemos hacerlo en lugar?", "¿Podemos hacerlo?", "¿Podemos hacerlo en lugar?"),  # the beam's too
     (*LOSES_A_DAY, "¿Podemos hacerlo el lunes?", None, "¿Podemos hacerlo el lunes?"),  # decoded once
+    # A word invented that no rare word of the source can stand for.
+    (*INVENTS, "Tendemos a hacer mistakos.", "Solemos cometer errores.", "Solemos cometer errores."),
+    (*INVENTS, "Tendemos a hacer errores.", None, "Tendemos a hacer errores."),
 ])
-def test_a_greedy_translation_that_makes_up_a_number_or_loses_a_weekday_is_decoded_again_with_a_beam(
+def test_a_greedy_translation_that_makes_up_a_number_loses_a_weekday_or_invents_a_word_is_decoded_again_with_a_beam(
         tiny_translator, monkeypatch, source, lexicon, greedy, beam, expected):
     decoded = []
 
@@ -695,6 +699,20 @@ def test_a_greedy_translation_that_makes_up_a_number_or_loses_a_weekday_is_decod
     monkeypatch.setattr(tiny_translator, "lexicon", lexicon)
     assert tiny_translator.translate(source, beam_size=1) == expected
     assert decoded == ([1, DEFAULT_BEAM] if beam else [1])
+
+
+def test_a_greedy_translation_whose_invented_word_a_rare_word_stands_for_is_decoded_once(tiny_translator, monkeypatch):
+    decoded = []
+
+    def decode(texts, beam_size=1):
+        decoded.append(beam_size)
+        return ["Tendemos a hacer blundos." for _ in texts]
+
+    monkeypatch.setattr(tiny_translator, "decode_as_written", decode)
+    monkeypatch.setattr(tiny_translator, "word_counts", {"We": 9, "tend": 9, "to": 9, "make": 9})  # "blunders": rare
+    monkeypatch.setattr(tiny_translator, "lexicon", {"tendemos", "a", "hacer"})
+    assert tiny_translator.translate("We tend to make blunders.", beam_size=1) == "Tendemos a hacer blunders."
+    assert decoded == [1]
 
 
 @pytest.mark.parametrize("model, retry, expected", [

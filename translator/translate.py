@@ -186,8 +186,8 @@ class Translator:
         (`garbling.repair_invented`); a translation that got a number wrong,
         garbled a name or invented a word is first decoded once more with
         more passed through (`wider_spans`), and that one kept if it has
-        fewer `faults`; a greedy translation that still changes a number is
-        decoded again with the default beam.
+        fewer `faults`; a greedy translation that still changes a number or
+        invents a word is decoded again with the default beam.
         """
         glossaries = glossaries or [None] * len(texts)
         spans = [self.spans(text, glossary) for text, glossary in zip(texts, glossaries)]
@@ -211,12 +211,15 @@ class Translator:
         again = [i for i in copied if copied[i]]
         self.retry(restored, texts, keep, again, [spelling.lowered(texts[i], copied[i]) for i in again],
                    [spans[i] for i in again], beam_size, no_fewer_words=True)
-        # A greedy translation that still says a number the source does not, or loses a date's day or month, has no
-        # other hypothesis to choose from: it is decoded with a beam, whose choice drops the hypotheses that make a
-        # number up (`rerank.choose`), and kept if it has fewer faults.
+        # A greedy translation that still says a number the source does not, loses a date's day or month, or invents a
+        # word that no rare source word can stand for (`garbling.repair_invented`) has no other hypothesis to choose
+        # from: it is decoded with a beam, whose choice drops the hypotheses that make a number up or invent a word
+        # (`rerank.choose`), and kept if it has fewer faults.
         if beam_size == 1:
             again = [i for i, (output, _) in enumerate(restored) if garbling.wrong_numbers(output, texts[i], keep[i])[0]
-                     or garbling.dropped_days(output, texts[i])]
+                     or garbling.dropped_days(output, texts[i])
+                     or garbling.invented(garbling.repair_invented(output, texts[i], self.lexicon, self.word_counts, keep[i]),
+                                          texts[i], self.lexicon, keep[i])]
             self.retry(restored, texts, keep, again, [texts[i] for i in again], [spans[i] for i in again], DEFAULT_BEAM)
         # A word the model wrote twice in a row is written once, an ordinal written back in the masculine ("cuarto",
         # "2.º") agrees with the determiner the model put before it, and the articles are as Spanish writes them ("del").
