@@ -131,6 +131,30 @@ def articles(translation):
     return _ARTICLE_BEFORE_UN.sub(lambda m: "U" if m[1] else "u", translation)
 
 
+# "The" opening a text before a name, which the model copied with the name's stand-in as a piece of it ("The Beatles
+# came from Liverpool." -> "The Beatles vino de Liverpool.").
+_OPENING_THE = re.compile(r"^([\s\"'¿¡(]*)The (?=(?:[A-ZÀ-ÖØ-Þ]\S*\s+)*[A-ZÀ-ÖØ-Þ]\S*?(s?)(?!\S))")
+
+
+def english_article(translation, source):
+    """`translation` with a "The" that opens it, as `source` does before a capitalised word, said in Spanish: "Los"
+    before a plural (the name's last word), else "El", Spanish's article for a name whose gender it does not know
+    ("el Louvre").
+
+    >>> english_article("The Beatles vino de Liverpool.", "The Beatles came from Liverpool.")
+    'Los Beatles vino de Liverpool.'
+    >>> english_article("The Titanic se hundió en 1912.", "The Titanic sank in 1912.")
+    'El Titanic se hundió en 1912.'
+    >>> english_article("The Seattle Seahawks juegan.", "The Seattle Seahawks play.")
+    'Los Seattle Seahawks juegan.'
+    >>> english_article("The Guardian lo dijo.", "She read it in The Guardian.")  # a name's own "The", as written
+    'The Guardian lo dijo.'
+    """
+    if not _OPENING_THE.match(source):
+        return translation
+    return _OPENING_THE.sub(lambda m: m[1] + ("Los " if m[2] else "El "), translation)
+
+
 # A word written twice or more in a row, the model's stutter ("mi seguro seguro", "si si si si"), more often greedy.
 _REPEATED_WORD = re.compile(r"(?<![\w-])([^\W\d_]+)(?:\s+\1)+(?![\w-])", re.IGNORECASE)
 

@@ -222,9 +222,10 @@ class Translator:
                                           texts[i], self.lexicon, keep[i])]
             self.retry(restored, texts, keep, again, [texts[i] for i in again], [spans[i] for i in again], DEFAULT_BEAM)
         # A word the model wrote twice in a row is written once, an ordinal written back in the masculine ("cuarto",
-        # "2.º") agrees with the determiner the model put before it, and the articles are as Spanish writes them ("del").
-        outputs = [spanish.articles(spanish.agreeing(spanish.unrepeated(
-                       garbling.repair_invented(output, text, self.lexicon, self.word_counts, words), text)))
+        # "2.º") agrees with the determiner the model put before it, and the articles are as Spanish writes them ("del",
+        # no English "The" opening it).
+        outputs = [spanish.english_article(spanish.articles(spanish.agreeing(spanish.unrepeated(
+                       garbling.repair_invented(output, text, self.lexicon, self.word_counts, words), text))), text)
                    for (output, _), text, words in zip(restored, texts, keep)]
         return outputs, [notes for _, notes in restored]
 
