@@ -267,8 +267,9 @@ def garbled_names(translation, source, counts):
     A name translated whole ("Nueva York", "Ciudad de México", "Juegos Olímpicos") is no garbling, nor one of
     `DAYS` ("Tom Monday" -> "Tom el lunes"), nor a word before the words copied that the corpus `counts` show
     often and mostly capitalised, which the model knows on its own and may write in lower case ("Mt Fuji" -> "monte
-    Fuji"), or a form of address (`ADDRESS`: "Grandma Rose" -> "la abuela Rose"); after them, such a word not written was dropped
-    ("Manchester United" -> "Manchester").
+    Fuji"), or a form of address opening the name (`ADDRESS`: "Grandma Rose" -> "la abuela Rose"); after them,
+    such a word not written was dropped ("Manchester United" -> "Manchester"). A name copied with a capitalised
+    Spanish article or pronoun right after one of its words is garbled (`_restarted_after`).
 
     >>> counts = {"we": 9}
     >>> [garbled_names(out, "We drove to Salt Lake City.", counts) for out in ("Fuimos a Lake City.",

@@ -242,9 +242,10 @@ class Translator:
         number when it changed or dropped one ("3 items" -> "35", `garbling.number_spans`), the names the model
         knows when it invented a capitalised word ("San Francisco" -> "Sanupe") or lost one ("Lincoln" dropped,
         `garbling.lost_names`; `garbling.name_spans`), else those it garbled ("Salt Lake City" -> "Lake City"), the
-        initials it spelled letter by letter ("U.S." -> "U. S.", `garbling.spelled_apart`), and the rare words when it invented a word far from them (`garbling.misplaced`), changed a month or weekday
-        (`garbling.changed_days`, `garbling.dropped_days`) or said a number the source does not
-        (`garbling.made_up_words`). Without placeholders, `spans` as they are: the user asked for no stand-ins."""
+        initials it spelled letter by letter ("U.S." -> "U. S.", `garbling.spelled_apart`), and the rare words when
+        it invented a word far from them (`garbling.misplaced`), changed a month or weekday (`garbling.changed_days`,
+        `garbling.dropped_days`) or said a number the source does not (`garbling.made_up_words`). Without
+        placeholders, `spans` as they are: the user asked for no stand-ins."""
         if not self.placeholders:
             return spans
         if any(garbling.wrong_numbers(translation, text, keep)):
