@@ -83,6 +83,8 @@ def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     ("Tom is in room 214", [("label", "la habitación 214")]),  # in lower case after a preposition
     ("Tom told Uncle Sam I said hello", [("address", "el tío Sam")]),  # kin before a name, no "I" after
     ("Tom met Pope Francis", [("address", "el papa Francis")]),  # a rank before a name
+    ("Tom R&D grew", [("code", "R&D")]),  # no run of capitalised words reaches into a name with "&"
+    ("Tom shuts at 9 p.m., daily", [("time", "9 p.m.")]),  # "p.m."'s full stop before a comma
     ("Stephen King and Burger King", [("name", "Stephen King"), ("name", "Burger King")]),  # a rank in a name
     ("Tom saw 1 in 10 cats", [("range", "1 de cada 10")]),  # a share
     ("Tom went to the U.S. and the U.K.", [("initials", "U.S."), ("initials", "U.K.")]),  # initials, when rare

@@ -79,8 +79,9 @@ MIN_COUNT = 5  # a word seen less often than this taught the model little about 
 TITLE = rf"(?:{'|'.join(TITLES)})\."
 # "Jean-Luc", and "O'Connor" (an apostrophe before a capital: "Smith's" is no part of the name).
 CAPITALISED = r"[A-ZÀ-ÖØ-Þ][^\W_]*(?:-[^\W\d_][^\W_]*|['’][A-ZÀ-ÖØ-Þ][^\W_]*)*"
-# "6 p.m." and "7:45 pm"; the full stop of "p.m." is the span's only when the sentence goes on.
-MERIDIEM = r"(?:[ap]\.m\.(?=\s+[a-z])|[ap]\.m\b|[ap]m\b|[AP]M\b)"
+# "6 p.m." and "7:45 pm"; the full stop of "p.m." is the span's only when the sentence goes on (a lower-case word or a
+# comma after it: "from 9 to 9 p.m., Monday to Saturday" lost its weekdays, the model ending at "37.,").
+MERIDIEM = r"(?:[ap]\.m\.(?=\s+[a-z]|[,;:])|[ap]\.m\b|[ap]m\b|[AP]M\b)"
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
           "December")
 MESES = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre",
@@ -124,7 +125,7 @@ INITIALS = r"(?<![\w.])(?:[A-Z]\.){2,}(?!\w)"
 # ("Tell Uncle Sam") starts another, and initials are none ("The U.S.").
 KIN_NAME = rf"(?:{'|'.join(KIN)})\s{CAPITALISED}"
 NAME = (rf"(?<![\w-]){CAPITALISED}(?:\s(?:(?:{PARTICLES})\s){{0,2}}"
-        rf"(?!{TITLE}|{NUMBERED}|(?:{LABEL}){LABEL_NUMBER}|{KIN_NAME}|{INITIALS}){CAPITALISED})*(?![\w+-])")
+        rf"(?!{TITLE}|{NUMBERED}|(?:{LABEL}){LABEL_NUMBER}|{KIN_NAME}|{INITIALS}){CAPITALISED})*(?![\w+&-])")
 # One emoji: a flag (two regional letters), or a symbol with its skin tone, variation and joined symbols.
 EMOJI = (r"(?:[\U0001F1E6-\U0001F1FF]{2}|[\U0001F300-\U0001FAFF\u2600-\u27BF]"
          r"(?:[\uFE0F\U0001F3FB-\U0001F3FF]|\u200D[\U0001F300-\U0001FAFF\u2600-\u27BF])*)")
@@ -188,11 +189,13 @@ KINDS = (
     Kind("phone", r"(?<![\w+])(?:\+\d{1,3}(?:[\s-]\d{1,4}){2,5}|(?:\(\d{2,4}\)\s?)?\d{3,4}(?:[\s-]\d{2,4}){1,3})(?![\w-])",
          "number", ("555-0142", "+34 912 345 678", "(020) 7946 0958", "+44 20 7946 0018")),
     # A ratio, "3:1" or "16:9", that no time is (a time's minutes are two digits): "en una 3:1: 1 ratio" otherwise.
-    # A height in feet and inches, "5'11\"", came out "5 11 \"".
+    # A height in feet and inches, "5'11\"", came out "5 11 \"". Dimensions, "30 x 20 x 15 cm", "30 completas 15 cm 20".
     Kind("serial", r"(?<![\w-])\d+(?:-\d+)+(?![\w-])|(?<![\w/.,])\d+/\d+(?![\w/]|[.,]\d)"
                    r"|(?<![\w:.,])\d+(?::\d+)+(?![\w:]|[.,]\d)"
-                   r"|(?<![\w.,'’])\d{1,2}['’′]\s?\d{1,2}(?:[\"”″]|(?![\w.,]))", "number",
-         ("90210-1234", "978-3-16-148410-0", "1-800-555-0199", "120/80", "24/7", "3:1", "16:9", "5'11\"", "6′2″")),
+                   r"|(?<![\w.,'’])\d{1,2}['’′]\s?\d{1,2}(?:[\"”″]|(?![\w.,]))"
+                   rf"|(?<![\w.,])\d+(?:[.,]\d+)?(?:(?:\s?×\s?|\sx\s)\d+(?:[.,]\d+)?)+(?:\s?(?:{UNITS})(?![\w/°]))?(?![\w])",
+         "number", ("90210-1234", "978-3-16-148410-0", "1-800-555-0199", "120/80", "24/7", "3:1", "16:9", "5'11\"",
+                    "6′2″", "30 x 20 x 15 cm", "1920×1080")),
     # A unit in words ("4.5 kilograms", "70 square meters"), which the model copied, dropped or garbled ("3alnes" for
     # "3 gallons", "metros de plaza"): written back in Spanish, but first left to the model (`tried`).
     Kind("measure", rf"(?<![\w.,])(?:{MINUS})?\d+(?:[.,]\d+)*\s(?:(?:square|cubic)\s)?"
@@ -207,9 +210,10 @@ KINDS = (
     Kind("code", r"(?<![\w-])(?!\d+(?:st|nd|rd|th|s)\b)(?=[\w.#&*+=~^-]*[\d_])(?=[\w.#&*+=~^-]*[A-Za-z])"
                  r"[A-Za-z0-9]+(?:[._#&*+=~^-][A-Za-z0-9]+)*(?![\w-])"
                  r"|(?<!\w)(?:[A-Za-z][a-z]*[A-Z][a-z][A-Za-z]*|[a-z]+[A-Z]{2,}[a-z]*)(?:\s\d+(?:\.\d+)*[A-Za-z]*)?(?!\w)"
-                 r"|(?<![\w+])(?:Ctrl|Alt|Shift|Cmd|Option|Fn|Win)(?:\+\w+)+(?![\w+])|(?<![\w-])--[A-Za-z][\w-]*", "name",
+                 r"|(?<![\w+])(?:Ctrl|Alt|Shift|Cmd|Option|Fn|Win)(?:\+\w+)+(?![\w+])|(?<![\w-])--[A-Za-z][\w-]*"
+                 r"|(?<![\w&])[A-Z]+&[A-Z]+(?![\w&])", "name",
          ("SUMMER2027", "221B", "BA117", "v2.3.1", "iPhone 15", "PlayStation 5", "iOS 17.2", "macOS", "hunter2",
-          "max_retries", "HomeNet_5G", "Xk7#pQ2", "Ctrl+Alt+Delete", "--dry-run")),
+          "max_retries", "HomeNet_5G", "Xk7#pQ2", "Ctrl+Alt+Delete", "--dry-run", "R&D", "AT&T")),
     # "etc." ends a list the model reads as one more item: "huevos, la etuada" unless a name stands in for it. Its
     # full stop is the span's only when the sentence goes on: a sentence the model sees end in none runs on.
     Kind("etc", r"(?<![\w.])etc(?:\.(?!\s*$))?(?!\w)", "name", ("etc",)),
@@ -528,6 +532,10 @@ def kept_by_model(translation, spans):
     True
     >>> kept_by_model("Nos vemos a las dos y media y a las dos.", [Span(11, 15, "time", "2:30")])
     False
+    >>> kept_by_model("Se mudó de las dos y 00 a las tres.", [Span(11, 15, "time", "2:00")])
+    False
+    >>> kept_by_model("Nací el 4 de julio de julio.", [Span(0, 3, "written_date", "4 de julio")])
+    False
     >>> kept_by_model("Habla Bulgarian con Bulgarian.", [Span(10, 19, "name", "Bulgarian")])
     False
     """
@@ -536,11 +544,16 @@ def kept_by_model(translation, spans):
         # Spanish writes "2,000" as "2.000" and "3.14" as "3,14"; the corpus' translations do.
         written = {value, value.translate(SEPARATORS)} if kind in ("number", "measure") else {value}
         found = sum(len(re.findall(rf"(?<![\w.,]){re.escape(form)}(?![\w]|[.,]\d)", translation)) for form in written)
+        # A date said with its month twice ("el 4 de julio de julio") is no date the source says.
+        if kind == "written_date" and re.search(rf"{re.escape(value)}\s+de\s+{value.split()[-1]}(?!\w)", translation,
+                                                re.IGNORECASE):
+            return False
         spoken = spoken_time(value) if kind == "time" else None
         if spoken:
             said = list(re.finditer(spoken[0], translation, re.IGNORECASE))
-            # Its minutes written after it as well ("a las diez y media: 30") are a number the source does not say.
-            if any(match[1] != spoken[1] or re.match(rf"[\s:]*{value[-2:]}(?!\d)", translation[match.end():])
+            # Its minutes written after it as well ("a las diez y media: 30", "a las dos y 00") are a number the
+            # source does not say.
+            if any(match[1] != spoken[1] or re.match(rf"[\s:]*(?:y\s+)?{value[-2:]}(?!\d)", translation[match.end():])
                    for match in said):
                 return False
             found += len(said)
