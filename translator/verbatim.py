@@ -545,8 +545,8 @@ def kept_by_model(translation, spans):
         written = {value, value.translate(SEPARATORS)} if kind in ("number", "measure") else {value}
         found = sum(len(re.findall(rf"(?<![\w.,]){re.escape(form)}(?![\w]|[.,]\d)", translation)) for form in written)
         # A date said with its month twice ("el 4 de julio de julio") is no date the source says.
-        if kind == "written_date" and re.search(rf"{re.escape(value)}\s+de\s+{value.split()[-1]}(?!\w)", translation,
-                                                re.IGNORECASE):
+        month = next((month for month in MESES if month in value.split()), None) if kind == "written_date" else None
+        if month and re.search(rf"{re.escape(value)}\s+de\s+{month}(?!\w)", translation, re.IGNORECASE):
             return False
         spoken = spoken_time(value) if kind == "time" else None
         if spoken:
