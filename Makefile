@@ -34,8 +34,11 @@ train: $(STAMP)
 	$(PY) -m translator train $(if $(PRESET),--preset $(PRESET) $(if $(EPOCHS),--epochs $(EPOCHS)),--recipe $(RECIPE)) \
 		$(if $(DATA),--data "$(DATA)") $(if $(RUNS),--runs "$(RUNS)") $(if $(filter 1 yes true,$(OVERWRITE)),--overwrite)
 
+# The sentence as typed: expanded, "$84.99" would reach the translator as "4.99" (make reads "$8" as a variable, and so
+# would the shell in double quotes); in single quotes, each of its own written '\''.
 translate: $(STAMP)
-	$(PY) -m translator translate --model "$(MODEL)" $(if $(BEAM),--beam $(BEAM)) $(if $(GLOSSARY),--glossary "$(GLOSSARY)") "$(SENTENCE)"
+	$(PY) -m translator translate --model "$(MODEL)" $(if $(BEAM),--beam $(BEAM)) $(if $(GLOSSARY),--glossary "$(GLOSSARY)") \
+		'$(subst ','\'',$(value SENTENCE))'
 
 evaluate: $(STAMP)
 	$(PY) -m translator evaluate --model "$(MODEL)" $(if $(DATA),--data "$(DATA)") $(if $(BEAM),--beam $(BEAM)) $(if $(XLA),--xla $(XLA)) $(if $(GLOSSARY),--glossary "$(GLOSSARY)")

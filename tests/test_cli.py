@@ -211,3 +211,16 @@ def test_translate_keeps_compiled_shapes_for_the_next_run(tiny_model_dir, tmp_pa
     third = cli("translate", "--model", other, "--xla", "on", stdin="Help!\nTom is here.\n", env=env)
     assert third.returncode == 0, third.stderr
     assert sorted(cache.iterdir()) == compiled and third.stdout != first.stdout
+
+
+@pytest.mark.parametrize("sentence", ["It costs $84.99, don't pay `now`.", 'Say "hi" to $HOME & Tom; 100%'])
+def test_make_translate_passes_the_sentence_as_typed(sentence):
+    # make would read "$8" of "$84.99" as a variable (the translator got "4.99"), and a shell would too.
+    root = Path(__file__).resolve().parent.parent
+    dry_run = subprocess.run(["make", "-n", "-s", "-C", str(root), "translate", f"SENTENCE={sentence}"],
+                             capture_output=True, text=True, check=True).stdout
+    command = dry_run[dry_run.index("-m translator translate"):].strip()
+    # The shell reads the command's words as the recipe runs it; the last is what the translator is given.
+    last = subprocess.run(["bash", "-c", f"set -- {command}\nprintf '%s' \"${{@: -1}}\""], capture_output=True,
+                          text=True, check=True).stdout
+    assert last == sentence
