@@ -1,5 +1,9 @@
 """`Translator`: text in and out, batching, long and bad input, copying, attention, XLA."""
 
+import logging
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from unittest import mock
 
 import keras
@@ -7,6 +11,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
+from translator import decoding
 from translator.decoding import LENGTH_BUCKET
 from translator.model import Transformer
 from translator.tokens import END, START, UNK
@@ -105,6 +110,29 @@ def test_attention_weights_are_a_distribution_over_source_tokens(tiny_translator
     assert target[-1] == END
     assert weights.shape == (len(target), len(source))
     np.testing.assert_allclose(weights.sum(axis=1), 1.0, atol=1e-5)
+
+
+def test_threads_meeting_a_graph_first_make_and_trace_it_once(tiny_model_dir, sentences):
+    translator = Translator.load(tiny_model_dir)
+    made, warnings = [], []
+    real = decoding.decoding_graph
+
+    def slow_to_make(*args, **kwargs):
+        made.append(kwargs["beam_size"])
+        time.sleep(0.2)  # every thread reaches the graph while the first is still making it
+        return real(*args, **kwargs)
+
+    handler = type("Keep", (logging.Handler,), {"emit": lambda self, record: warnings.append(record.getMessage())})()
+    tf.get_logger().addHandler(handler)
+    start = threading.Barrier(6)
+    try:
+        with mock.patch.object(decoding, "decoding_graph", slow_to_make), ThreadPoolExecutor(6) as pool:
+            list(pool.map(lambda sentence: (start.wait(), translator.translate(sentence, beam_size=4)), sentences[:6]))
+    finally:
+        tf.get_logger().removeHandler(handler)
+    assert made == [4]
+    assert [f.experimental_get_tracing_count() for f in translator._text_functions.values()] == [1]
+    assert not [message for message in warnings if "retracing" in message]
 
 
 def test_warm_up_prepares_every_shape(tiny_model_dir, tiny_translator):

@@ -6,6 +6,7 @@ copies (`verbatim`), decodes the pieces in batches of similar lengths in paralle
 threads (`decoding`) and turns the ids back into text (`text`).
 """
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import tensorflow as tf
@@ -101,13 +102,18 @@ class Translator:
         self.word_counts = word_counts or verbatim.vocabulary_counts(pipeline.source_vocabulary)
         self._id_functions = {}
         self._text_functions = {}
+        # Batches decode in threads: the first to need a graph makes and traces it while the others wait (two that
+        # met it at once each made and traced one: seconds of a short job).
+        self._making = threading.RLock()
         self.greedy_ids = self.ids_function(beam_size=1)
-        # Traced once: run eagerly, the ragged text ops cost milliseconds per call. Without autograph, as
-        # `decoding.decoding_graph`'s functions: nothing here branches on a tensor.
+        # Traced once, here, before threads call it (see `_making`): run eagerly, the ragged text ops cost
+        # milliseconds per call. Without autograph, as `decoding.decoding_graph`'s functions: nothing here branches
+        # on a tensor.
         self._count_tokens = tf.function(
             lambda texts: pipeline.split_source(pipeline.standardize_source(texts)).merge_dims(1, 2).row_lengths(),
             input_signature=[tf.TensorSpec([None], tf.string)], autograph=False,
         )
+        self._count_tokens.get_concrete_function()
 
     @classmethod
     def load(cls, directory, ensemble=(), **kwargs):
@@ -129,12 +135,13 @@ class Translator:
     def ids_function(self, beam_size=1, all_beams=False):
         """The `decoding.decoding_graph` of this model for `beam_size` (and `all_beams`), built once."""
         key = (beam_size, all_beams)
-        if key not in self._id_functions:
-            self._id_functions[key] = decoding.decoding_graph(
-                self.model, self.pipeline.start_id, self.pipeline.end_id, self.max_length,
-                beam_size=beam_size, jit_compile=self.jit_compile, all_beams=all_beams, shortlist=self.shortlist,
-            )
-        return self._id_functions[key]
+        with self._making:
+            if key not in self._id_functions:
+                self._id_functions[key] = decoding.decoding_graph(
+                    self.model, self.pipeline.start_id, self.pipeline.end_id, self.max_length,
+                    beam_size=beam_size, jit_compile=self.jit_compile, all_beams=all_beams, shortlist=self.shortlist,
+                )
+            return self._id_functions[key]
 
     def text_function(self, beam_size=1, all_beams=False):
         """The whole of translation as one graph: strings `(batch,)` in, strings out.
@@ -147,19 +154,24 @@ class Translator:
         scores)`, `beam_size` of each a text, best first.
         """
         key = (beam_size, all_beams)
-        if key not in self._text_functions:
-            pipeline, decode = self.pipeline, self.ids_function(beam_size, all_beams)
+        with self._making:
+            if key not in self._text_functions:
+                pipeline, decode = self.pipeline, self.ids_function(beam_size, all_beams)
 
-            def translate(texts):
-                tokens, attended, *scores = decode(tf.cast(pipeline.source(texts), tf.int32))
-                if not all_beams:
-                    return pipeline.detokenize_copying(texts, tokens, attended)
-                return pipeline.detokenize_copying(tf.repeat(texts, beam_size), tokens, attended), scores[0]
+                def translate(texts):
+                    tokens, attended, *scores = decode(tf.cast(pipeline.source(texts), tf.int32))
+                    if not all_beams:
+                        return pipeline.detokenize_copying(texts, tokens, attended)
+                    return pipeline.detokenize_copying(tf.repeat(texts, beam_size), tokens, attended), scores[0]
 
-            self._text_functions[key] = tf.function(
-                translate, input_signature=[tf.TensorSpec([None], tf.string, name="texts")], autograph=False
-            )
-        return self._text_functions[key]
+                function = tf.function(
+                    translate, input_signature=[tf.TensorSpec([None], tf.string, name="texts")], autograph=False
+                )
+                # Traced here, once: a call that met the trace in another thread counted as one that traced, and
+                # TensorFlow warned of retracing that never happened.
+                function.get_concrete_function()
+                self._text_functions[key] = function
+            return self._text_functions[key]
 
     def warm_up(self, max_batch_size=None, beam_size=1):
         """Prepares every batch shape up to `max_batch_size` sentences, so no caller waits for a compile.
