@@ -560,6 +560,16 @@ def test_a_time_is_first_left_to_the_model_and_protected_when_it_garbles_it(tiny
     assert decoded == [["Look here at 2:30.", "Look here at 45."]]  # both ways, in one batch
 
 
+def test_a_full_stop_the_model_put_after_initials_inside_a_sentence_goes(tiny_translator, monkeypatch):
+    source = "She flew to the U.S. last week."
+    decoded = speaking(tiny_translator, monkeypatch, {source: "Ella voló a los Estados Unidos. La semana pasada."})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"ella", "voló", "a", "los", "estados", "unidos", "la",
+                                                              "semana", "pasada"})
+    monkeypatch.setattr(tiny_translator, "placeholders", False)  # "She" and "U.S." are rare to the test's counts
+    assert tiny_translator.translate(source) == "Ella voló a los Estados Unidos la semana pasada."
+    assert decoded == [[source]]
+
+
 @pytest.mark.parametrize("model, expected", [
     ("Tom tiene 30 gatos.", "Tom tiene 30 gatos."),  # the model's own translation, the number kept
     ("Tom tiene 3 gatos.", "Tom tiene 30 gatos."),  # the model changed it: the stand-in's translation

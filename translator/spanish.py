@@ -23,6 +23,7 @@ import re
 import unicodedata
 
 from translator.numbers import SPANISH_ORDINALS
+from translator.verbatim import INITIALS
 
 AR = ("o as a amos áis an é aste ó asteis aron aba abas ábamos abais aban aré arás ará aremos aréis arán aría arías "
       "aríamos aríais arían e es emos éis en ara aras áramos arais aran ase ases ásemos aseis asen ando ado ada ados adas "
@@ -169,3 +170,32 @@ def unrepeated(translation, source):
     def once(match):
         return match.group() if re.search(rf"(?<![\w-]){re.escape(match.group())}(?![\w-])", source) else match[1]
     return _REPEATED_WORD.sub(once, translation)
+
+
+# A full stop after a lower-case letter and the next word, with a capital letter alone between them perhaps: where the
+# model ended a sentence after what it made of initials ("Unidos. S están").
+_BREAK = re.compile(r"(?<=[a-zà-öø-ÿ])\.(?:\s+([A-Z])\.?(?!\w))?\s+(\w+)")
+
+
+def unbroken(translation, source, lexicon):
+    """`translation` without the full stops the model put after initials that `source` goes on after: the corpus
+    shows "U.S." mostly at a sentence's end ("from the U.S." -> "de EE.UU."), so the model ends a sentence where
+    the source does not ("She flew to the U.S. last week." -> "Ella voló a los Estados Unidos. La semana pasada."),
+    sometimes with a letter of them left over ("Unidos. S están", "Unidos. A. Es"). Only where the source has no
+    other full stop inside it, no more such stops than initials inside it, and a capital left over only if it is
+    one of theirs; the word after takes a small letter when the `lexicon` has it so ("La" -> "la", not "Joe").
+
+    >>> unbroken("Ella voló a los Estados Unidos. La semana pasada.", "She flew to the U.S. last week.", {"la"})
+    'Ella voló a los Estados Unidos la semana pasada.'
+    >>> unbroken("Los precios en los Estados Unidos. S están subiendo.", "Prices in the U.S. are rising.", set())
+    'Los precios en los Estados Unidos están subiendo.'
+    >>> unbroken("El Sr. Smith llegó. Luego se fue.", "Mr. Smith came, then he left.", {"luego"})  # no initials
+    'El Sr. Smith llegó. Luego se fue.'
+    """
+    inside = [match for match in re.finditer(INITIALS, source) if re.match(r"\s+\w", source[match.end():])]
+    breaks = list(_BREAK.finditer(translation))
+    letters = {letter for match in inside for letter in match.group().split(".")}
+    if (not inside or not breaks or len(breaks) > len(inside) or re.search(r"[.!?]\s+\w", re.sub(INITIALS, "", source))
+            or any(match[1] and match[1] not in letters for match in breaks)):
+        return translation
+    return _BREAK.sub(lambda match: " " + (match[2].lower() if match[2].lower() in lexicon else match[2]), translation)

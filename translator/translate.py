@@ -233,11 +233,12 @@ class Translator:
                      or garbling.invented(garbling.repair_invented(output, texts[i], self.lexicon, self.word_counts, keep[i]),
                                           texts[i], self.lexicon, keep[i])]
             self.retry(restored, texts, keep, again, [texts[i] for i in again], [spans[i] for i in again], DEFAULT_BEAM)
-        # A word the model wrote twice in a row is written once, an ordinal written back in the masculine ("cuarto",
-        # "2.º") agrees with the determiner the model put before it, and the articles are as Spanish writes them ("del",
-        # no English "The" opening it).
-        outputs = [spanish.english_article(spanish.articles(spanish.agreeing(spanish.unrepeated(
-                       garbling.repair_invented(output, text, self.lexicon, self.word_counts, words), text))), text)
+        # A full stop the model put after initials inside a sentence goes, a word the model wrote twice in a row is
+        # written once, an ordinal written back in the masculine ("cuarto", "2.º") agrees with the determiner the
+        # model put before it, and the articles are as Spanish writes them ("del", no English "The" opening it).
+        outputs = [spanish.english_article(spanish.articles(spanish.agreeing(spanish.unrepeated(spanish.unbroken(
+                       garbling.repair_invented(output, text, self.lexicon, self.word_counts, words), text, self.lexicon),
+                       text))), text)
                    for (output, _), text, words in zip(restored, texts, keep)]
         return outputs, [notes for _, notes in restored]
 
