@@ -58,6 +58,7 @@ def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     ("I saw the 1st and 2nd", []),  # ordinals are words, not codes
     ("He saw the Olympic Games", [("name", "Olympic")]),  # a word known in lower case is the model's, even in a name
     ("Has Dr. Adeyemi come?", [("title", "Dr. Adeyemi")]),  # a name run stops before a title
+    ("Judge Rodriguez ruled.", [("title", "Judge Rodriguez")]),  # an office before a name, kept with it
     ("He lives in Rio de Janeiro", [("name", "Rio de Janeiro")]),  # a particle between names is part of the name
     ("Look at Angela de la casa", [("name", "Angela")]),  # but not one after the last
     ("He saw Mr. Smith's dog", [("title", "Mr. Smith")]),  # an apostrophe is part of a name only before a capital

@@ -58,6 +58,7 @@ from translator.words import (
     KIN,
     LABELS,
     MONTHS_SHORT,
+    OFFICES,
     ORDINAL_DAYS,
     TITLES,
     UNIT_WORDS,
@@ -222,8 +223,8 @@ KINDS = (
     # Linda", "la reina Elizabeth", "el monte Fuji".
     Kind("address", rf"(?<![\w-])(?:{'|'.join(map(re.escape, ADDRESS))})\s{CAPITALISED}(?:\s(?!I\b){CAPITALISED})*",
          "name", ("Aunt Linda", "Uncle Bob", "Grandma Rose Miller", "Queen Elizabeth II", "Pope Francis", "Mt. Fuji")),
-    Kind("title", rf"\b(?:{'|'.join(TITLES)})\.?\s{CAPITALISED}(?:\s{CAPITALISED})*", "name",
-         ("Dr. Okonkwo", "Mrs. Smith", "Prof. Ada Lovelace")),
+    Kind("title", rf"\b(?:(?:{'|'.join(TITLES)})\.?|{'|'.join(OFFICES)})\s{CAPITALISED}(?:\s{CAPITALISED})*", "name",
+         ("Dr. Okonkwo", "Mrs. Smith", "Prof. Ada Lovelace", "Judge Rodriguez", "Detective Sarah Lund")),
     # Emoji (with skin tones, joined sequences and flags) are no text for the model, which writes words for them
     # ("I love this song 😊." -> "… canción de internos"): they are taken out and put back by position, no stand-in.
     Kind("symbol", rf"{EMOJI}(?:\s*{EMOJI})*", None, ("😊", "👍🏽", "❤️", "🇪🇸", "👩‍💻", "❤️❤️", "🎉 🎂")),

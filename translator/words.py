@@ -18,6 +18,13 @@ SENTENCE_END = ".!?…"
 SENTENCE_OPEN = "¿¡\"«("
 # Titles before a name: their full stop ends no sentence, and "Dr. Okonkwo" is one name to keep.
 TITLES = ("Dr", "Mr", "Mrs", "Ms", "Prof", "Sr", "Sra", "St")
+# Offices before a name, kept with it as written as "Dr." is: opening a sentence the model spelled them anew ("Judge
+# Rodriguez" -> "Jresupuesto Rodriguez", "Officer Chen" -> "Deficer Chen", "Mayor Bloomberg" -> "Puede que
+# Bloomberg") and copied them elsewhere. Not said in Spanish as `RANKS` are: the office does not give the gender
+# ("la jueza", "el juez"). "President" is not one: the model says "el presidente Lincoln" itself.
+OFFICES = ("Judge", "Justice", "Officer", "Detective", "Inspector", "Sergeant", "Lieutenant", "Captain", "Colonel",
+           "Agent", "Sheriff", "Senator", "Governor", "Mayor", "Professor", "Coach", "Ambassador", "Chancellor",
+           "Commissioner", "Congressman", "Congresswoman")
 # Months as written short: before a number ("Dec. 12th") their full stop ends no sentence either.
 MONTHS_SHORT = ("Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec")
 
