@@ -201,6 +201,8 @@ def test_a_written_date_comes_back_in_spanish_after_el(translation, restored):
     ("Tom fell to 8% today.", "Tom cayó a las 45 hoy.", "Tom cayó al 8% hoy."),  # no hour: the articles of a number
     ("Tom is at 555-0199.", "Tom está a las 45.", "Tom está al 555-0199."),
     ("The bill came to ¥3,000.", "La cuenta llegó a las 45.", "La cuenta llegó a ¥3,000."),  # a sum takes none
+    ("Tom set it to 68°F.", "Tom lo puso a las 45.", "Tom lo puso a 68°F."),  # a measure takes no hour's article
+    ("Tom is 5 km from here.", "Tom está a los 45 de aquí.", "Tom está a los 5 km de aquí."),  # but may take "los"
     ("Tom paid USD 20 there.", "Tom pagó a los 45 allí.", "Tom pagó a USD 20 allí."),
     ("Tom comes at 8 o'clock.", "Tom viene a las 45.", "Tom viene a las 8 en punto."),
     ("Tom comes at 8 o'clock.", "Tom viene a 45.", "Tom viene a las 8 en punto."),

@@ -813,9 +813,12 @@ def restore(translation, source, spans, meanings):
                              translation)
     for day in days:
         translation = re.sub(rf"(?<!\w)([Ee])n(?: (?:el|los))? (?={re.escape(day)})", r"\1l ", translation)
-    # A sum takes none: "la cuenta llegó a las ¥3,000" -> "a ¥3,000".
-    for value in {span.value for span in spans if re.search(rf"[{SIGNS}]|\b(?:{CODES})\b", span.value)}:
-        translation = re.sub(rf"(?<!\w)([Aa]) l(?:as?|os) (?={re.escape(value)})", r"\1 ", translation)
+    # A sum takes none: "la cuenta llegó a las ¥3,000" -> "a ¥3,000"; a measure takes no hour's ("pon el termostato a
+    # las 68°F" -> "a 68°F"; "a los 5 km de aquí" is Spanish).
+    sums = {span.value: "l(?:as?|os)" for span in spans if re.search(rf"[{SIGNS}]|\b(?:{CODES})\b", span.value)}
+    measures = {span.value: "las?" for span in spans if span.kind == "number" and re.search(rf"\d\s?(?:{UNITS})$", span.value)}
+    for value, article in {**measures, **sums}.items():
+        translation = re.sub(rf"(?<!\w)([Aa]) {article} (?={re.escape(value)})", r"\1 ", translation)
     # A label or form of address comes with its article ("la habitación 214", "la tía Linda"): the model's before
     # its stand-in goes ("ve a la 45", "del 45").
     for label in {span.value for span in spans if span.kind in ("label", "address")}:
