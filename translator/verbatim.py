@@ -800,11 +800,11 @@ def restore(translation, source, spans, meanings):
     rewritten = {source[s.start:s.end]: s.value for s in spans if id(s) not in stand_in_of and s.value != source[s.start:s.end]}
     for written, spanish in rewritten.items():
         translation = re.sub(rf"(?<!\w){re.escape(written)}(?!\w)", lambda _, spanish=spanish: spanish, translation)
-    # Spanish says "el" before a day ("nació el 3 de marzo", "el 15/03/2024"), a percentage ("el 80 por ciento") and a phone number
-    # ("llámame al 555-0199"); before their stand-in, a number, the model wrote an article of hours, reading it as one
-    # ("se mudó a las 12 de diciembre" -> "al 12 de diciembre", "la batería está a las 80 por ciento" -> "al 80"; not
-    # "todos los 4 de julio"), and "en" or "en el" before a day ("llega en la 11 de enero" -> "el 11 de enero"; "en el
-    # 80 por ciento de los casos" is Spanish).
+    # Spanish says "el" before a day ("nació el 3 de marzo", "el 15/03/2024"), a percentage ("el 80 por ciento") and a
+    # phone number ("llámame al 555-0199"); before their stand-in, a number, the model wrote an article of hours, reading
+    # it as one ("se mudó a las 12 de diciembre" -> "al 12 de diciembre", "la batería está a las 80 por ciento" -> "al
+    # 80"; not "todos los 4 de julio"), and "en" or "en el" before a day ("llega en la 11 de enero" -> "el 11 de enero";
+    # "en el 80 por ciento de los casos" is Spanish).
     days = {span.value for span in spans if span.kind in ("written_date", "date")}
     numbers = {span.value for span in spans if span.value.endswith((" por ciento", "%")) or span.kind == "phone"}
     for value in days | numbers:
