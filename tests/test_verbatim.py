@@ -941,6 +941,9 @@ def test_a_number_with_a_scale_is_written_back_in_spanish(source, written):
     ("Tom is on the 2nd floor.", "Tom está en el piso.", "Tom is on the 45 floor.", "Tom está en el 45 piso.",
      "Tom está en el 2.º piso."),  # an ordinal dropped: decoded again behind a stand-in, written as Spanish abbreviates it
     ("Tom is on the 2nd floor.", "Tom está en la segunda planta.", None, None, "Tom está en la segunda planta."),
+    ("Tom is on the 2nd floor.", "Tom está en el 2 piso.", "Tom is on the 45 floor.", "Tom está en el 45 piso.",
+     "Tom está en el 2.º piso."),  # said as a count of the word after it ("el suelo de 21 piso"): decoded again
+    ("Tom is on the 2nd floor.", "Tom está en el piso 2.", None, None, "Tom está en el piso 2."),  # after its noun
     ("Tom is on the 2nd floor.", "Tom está en el piso.", "Tom is on the 45 floor.", "Tom está en la 45 planta.",
      "Tom está en la 2.ª planta."),  # after a feminine determiner, the feminine
     ("Tom is on the eighth floor.", "Tom está en el ocho piso.", "Tom is on the 45 floor.", "Tom está en el 45 piso.",

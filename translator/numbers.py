@@ -313,14 +313,17 @@ SAID_ALSO = {2: "|ambos|ambas|doble", 3: "|triple"}
 
 
 def said_ordinal(value):
-    """A regular expression of the ordinal `value` in Spanish: its digits ("2", "2.º", "2ª"; not the English "2nd"),
-    or up to ten in words.
+    """A regular expression of the ordinal `value` in Spanish: its digits ("2.º", "2ª"; not the English "2nd"), bare
+    after the noun ("el piso 2") or in a date ("el 2 de mayo") but not before another word, where the model read it
+    as a count ("the 21st floor" -> "el suelo de 21 piso", "her 3rd gold medal" -> "su 3 patio de oro"), or up to
+    ten in words.
 
-    >>> [bool(re.search(said_ordinal(2), text)) for text in ("la segunda planta", "el piso 2.º", "el piso 12", "el 2nd")]
-    [True, True, False, False]
+    >>> [bool(re.search(said_ordinal(2), text)) for text in ("la segunda planta", "el piso 2.º", "el piso 12", "el 2nd",
+    ...                                                      "el piso 2.", "el 2 de mayo", "el 2 piso", "el 2.º piso")]
+    [True, True, False, False, True, True, False, True]
     """
     words = rf"|(?i:{SPANISH_ORDINALS[value - 1]}(?:[oa]s?)?(?!\w))" if 1 <= value <= 10 else ""
-    return rf"(?<![\w.,])(?:{value}(?:\.?[ºª])?(?!\w|[.,]\d){words})"
+    return (rf"(?<![\w.,])(?:{value}(?:\.?[ºª](?!\w)|(?!\w|[.,]\d|\s+(?!(?:de|del|y|o)\b)[a-záéíóúñ])){words})")
 
 
 def ordinal_words(source):
