@@ -202,6 +202,8 @@ def test_a_written_date_comes_back_in_spanish_after_el(translation, restored):
     ("Tom is at 555-0199.", "Tom está a las 45.", "Tom está al 555-0199."),
     ("The bill came to ¥3,000.", "La cuenta llegó a las 45.", "La cuenta llegó a ¥3,000."),  # a sum takes none
     ("Tom set it to 68°F.", "Tom lo puso a las 45.", "Tom lo puso a 68°F."),  # a measure takes no hour's article
+    ("Tom won 2-1 today.", "Tom ganó 45 años hoy.", "Tom ganó 2-1 hoy."),  # a stand-in read as an age
+    ("Tom is 2-1 years old.", "Tom tiene 45 años.", "Tom tiene 2-1 años."),  # (a source that says it)
     ("Tom came on 2024-03-15.", "Tom vino en 45.", "Tom vino el 2024-03-15."),  # a date in digits is a day
     ("Tom pays by 12/25/2024.", "Tom paga a las 45.", "Tom paga al 12/25/2024."),
     ("Tom is 5 km from here.", "Tom está a los 45 de aquí.", "Tom está a los 5 km de aquí."),  # but may take "los"

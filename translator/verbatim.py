@@ -835,6 +835,11 @@ def restore(translation, source, spans, meanings):
         translation = re.sub(rf"(?<!\w)(?:([Ll])os|([Aa])) (?={re.escape(hour)}(?!\w))",
                              lambda m, article=article: f"{m[1]}{article[1:]} " if m[1] else f"{m[2]} {article} ",
                              translation)
+    # A stand-in read as an age ("The score was 45 at halftime." -> "El score era 45 años …"): "años" after a span
+    # that is no count ("2-1", "A12", "$20") and a source that says no year or age goes.
+    if not re.search(r"(?i)\b(?:years?|old|ages?|aged)\b", source):
+        for value in {span.value for span in spans if not span.value.isdigit()}:
+            translation = re.sub(rf"(?<!\w)({re.escape(value)}) años(?!\w)", r"\1", translation)
     # Two spans a comma parts in the source stay parted: "45, 37" came out "45,37" ("el edificio 4,la habitación 12").
     for first, second in zip(spans, spans[1:]):
         if source[first.end:second.start] == ", ":
