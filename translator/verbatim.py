@@ -175,7 +175,7 @@ KINDS = (
     # it ("Le capter 12"). It comes out with its Spanish noun and article ("la habitación 214"); in lower case only
     # after a preposition ("in room 214"), as "the room 5 minutes ago" is no label.
     Kind("label", rf"(?<![\w-])(?:{LABEL}|(?:{AFTER_PREPOSITION})(?i:{LABEL})){LABEL_NUMBER}", "number",
-         ("Room 214", "Chapter 12", "Gate B12", "Version 2.4.1", "Terminal 2")),
+         ("Room 214", "Chapter 12", "Gate B12", "Version 2.4.1", "Terminal 2", "Highway 101")),
     # Two numbers with "to" between, a range, a ratio or a score: "4 to 1" came out "4 1", "6 to 8 years" "6 para 8 años".
     # Not a time's ("9:00 to 11:30", spans of their own). With "in", a share, "1 in 10" ("Solo 1 10 personas"); not
     # before a unit of time ("2 in 5 minutes").

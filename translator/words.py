@@ -67,7 +67,8 @@ LABELS = {"Room": "la habitación", "Chapter": "el capítulo", "Page": "la pági
           "Route": "la ruta", "Stop": "la parada", "Zone": "la zona", "Block": "el bloque", "Bed": "la cama",
           "Day": "el día", "Week": "la semana", "Act": "el acto", "Scene": "la escena", "Flight": "el vuelo",
           "Extension": "la extensión", "Box": "la caja", "Stage": "la etapa", "Slide": "la diapositiva",
-          "Row": "la fila"}
+          "Row": "la fila", "Highway": "la autopista", "Interstate": "la interestatal", "Track": "la vía",
+          "Pier": "el muelle", "Suite": "la suite"}
 
 # Forms of address before a name, as Spanish says them, with the article: kin ("Aunt Linda" came out "Una caza de
 # Linda", "Uncle Bob" "Un millolo a Bob") and ranks ("Queen Elizabeth II reigned" came out "Reunió Elizabeth II"),
