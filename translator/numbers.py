@@ -323,7 +323,7 @@ def said_ordinal(value):
     [True, True, False, False, True, True, False, True]
     """
     words = rf"|(?i:{SPANISH_ORDINALS[value - 1]}(?:[oa]s?)?(?!\w))" if 1 <= value <= 10 else ""
-    return (rf"(?<![\w.,])(?:{value}(?:\.?[ºª](?!\w)|(?!\w|[.,]\d|\s+(?!(?:de|del|y|o)\b)[a-záéíóúñ])){words})")
+    return rf"(?<![\w.,])(?:{value}(?:\.?[ºª](?!\w)|(?!\w|[.,]\d|\s+(?!(?:de|del|y|o)\b)[a-záéíóúñ])){words})"
 
 
 def ordinal_words(source):
