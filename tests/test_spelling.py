@@ -57,6 +57,13 @@ def test_the_model_is_given_the_american_spelling_and_straight_quotes(tiny_trans
     assert decoded == [['Tom is here: "color".']]
 
 
+def test_the_model_is_given_a_number_joined_to_a_unit_after_its_noun(tiny_translator, monkeypatch):
+    decoded = speaking(tiny_translator, monkeypatch, {"Tom took a trip of 3 days.": "Tom hizo un viaje de 3 días."})
+    monkeypatch.setattr(tiny_translator, "lexicon", {"tom", "hizo", "un", "viaje", "de", "días"})
+    assert tiny_translator.translate("Tom took a 3-day trip.") == "Tom hizo un viaje de 3 días."
+    assert decoded == [["Tom took a trip of 3 days."]]
+
+
 @pytest.mark.parametrize("typed, given", [
     ("WHERE IS TOM?", "Where is Tom?"),  # each word as the corpus writes it most; the first capitalised
     ("I LOVE THE COLOUR", "I love the color"),

@@ -23,7 +23,9 @@ A sentence in capitals is as new ("WHERE IS THE TRAIN STATION?" -> "¿De qué
 comporta IS THE TRAIN STATION?", its words taken for a name): `uncapitalised`
 writes its words in the case the corpus writes them most ("Where is the train
 station?"; "TOM" as "Tom", "NASA" as it is where the corpus lacks it) before
-anything else reads it, and the translation comes in the model's case.
+anything else reads it, and the translation comes in the model's case. A
+number joined to a unit before a noun ("a 3-day trip") goes to the model noun
+first (`nouns_first`: "a trip of 3 days").
 """
 
 import re
@@ -110,13 +112,40 @@ def spelled_out(text, counts):
     return _ABBREVIATED.sub(words, text)
 
 
+# A number joined to a unit before a noun ("a 3-day trip", "my 5-year-old son"), which the model read as pieces: "al
+# día de 3-", "un hotel de 5-estrella", "Es una hora de película a las dos" for "a 2-hour movie". Not before a word
+# that is no noun ("a 3-day long trip").
+COMPOUND_UNITS = ("second", "minute", "hour", "day", "week", "month", "year", "mile", "kilometer", "meter", "star",
+                  "page", "point", "step")
+_COMPOUND = re.compile(
+    r"(?<![\w-])((?i:an?|the|my|your|his|her|its|our|their|this|that))\s+(\d+(?:[.,]\d+)?)-("
+    + "|".join(COMPOUND_UNITS) + r")(?:-old)?\s+(?!(?:and|or|in|on|at|to|of|for|with|from|by|is|was|are|were|long|"
+    r"wide|high|deep|tall|old)\b)([a-z]+)\b")
+
+
+def nouns_first(text):
+    """`text` with each number joined to a unit before a noun said the way the corpus says it, noun first: "a 2-hour
+    movie" is "a movie of 2 hours" ("una película de 2 horas"), "my 5-year-old son" "my son of 5 years".
+
+    >>> print(nouns_first("A 1-day pass and an 8-hour shift, my 5-year-old son, a 3-day long trip."))
+    A pass of 1 day and a shift of 8 hours, my son of 5 years, a 3-day long trip.
+    """
+    def noun_first(match):
+        determiner, number, unit, noun = match.groups()
+        if determiner.lower() in ("a", "an"):
+            determiner = determiner[0] + ("n" if noun[0] in "aeiou" else "")
+        return f"{determiner} {noun} of {number} {unit}{'' if number == '1' else 's'}"
+    return _COMPOUND.sub(noun_first, text)
+
+
 def as_the_corpus(text, counts):
-    """`text` as the corpus writes English: straight quotes, and British spellings made `american`.
+    """`text` as the corpus writes English: straight quotes, British spellings made `american`, and numbers joined to
+    units before a noun said `nouns_first`.
 
     >>> print(as_the_corpus("It’s “grey”…", {"gray": 9}))
     It's "gray"...
     """
-    return american(text.translate(STRAIGHT), counts)
+    return nouns_first(american(text.translate(STRAIGHT), counts))
 
 
 def uncapitalised(text, counts):
