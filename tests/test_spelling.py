@@ -64,6 +64,15 @@ def test_the_model_is_given_a_number_joined_to_a_unit_after_its_noun(tiny_transl
     assert decoded == [["Tom took a trip of 3 days."]]
 
 
+def test_a_unit_joined_to_a_number_before_a_noun_comes_after_it_as_a_measure(tiny_translator, monkeypatch):
+    # Found after the noun, "55 inches" is a measure: its unit comes back in Spanish whatever the model does with it.
+    decoded = speaking(tiny_translator, monkeypatch, {"Tom has a TV of 45.": "Tom tiene una tele de 45."})
+    monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "has": 9, "a": 9, "TV": 9, "of": 9})
+    monkeypatch.setattr(tiny_translator, "lexicon", {"tom", "tiene", "una", "tele", "de"})
+    assert tiny_translator.translate("Tom has a 55-inch TV.") == "Tom tiene una tele de 55 pulgadas."
+    assert decoded == [["Tom has a TV of 55 inches.", "Tom has a TV of 45."]]
+
+
 @pytest.mark.parametrize("typed, given", [
     ("WHERE IS TOM?", "Where is Tom?"),  # each word as the corpus writes it most; the first capitalised
     ("I LOVE THE COLOUR", "I love the color"),

@@ -53,6 +53,7 @@ from translator.words import ADDRESS, LABELS, WORD, opens_sentence, starts_sente
 FAR = 0.2
 SPANISH_DAYS = re.compile(rf"(?<!\w)(?:{'|'.join(MESES + DIAS)})(?!\w)")
 IN_SPANISH = dict(zip(MONTHS + WEEKDAYS, MESES + DIAS))
+DAY = re.compile(verbatim.DAY)  # "on the 14th": a day, said "el 14"
 REPEATED_NUMBER = re.compile(r"(?<![\w.,])(\d+)\s+\1(?!\w|[.,]\d)")
 # Months, weekdays and feasts, capitalised as names are, are words the model translates ("on Sundays" -> "los
 # domingos", "Christmas" -> "Navidad").
@@ -143,7 +144,8 @@ def first_words_as_names(translation, source, counts, lexicon):
     written ("Marriage is a dinner that begins with dessert." -> "Marriage es una cena con postre.") or spelled a
     capitalised word of its own from the same pieces, one of the `invented` with its first three letters
     ("Professor García teaches history." -> "El Profesaror García enseña historia."). A copy is none before a
-    capitalised word: a name's title ("Prime Minister Jacinda Ardern", "Sister Mary").
+    capitalised word, a name's title ("Prime Minister Jacinda Ardern", "Sister Mary"), nor before a number, a name's
+    version ("Windows 11", `opening_version`).
 
     >>> counts = {"marriage": 40, "Marriage": 3, "bill": 30, "Bill": 20, "professor": 20}
     >>> first_words_as_names("Marriage es una cena.", "Marriage is a dinner.", counts, {"es", "una", "cena"})
@@ -157,7 +159,7 @@ def first_words_as_names(translation, source, counts, lexicon):
     spelled = {_folded(word.group())[:3] for word in invented(translation, source, lexicon) if word.group()[0].isupper()}
     return [match.group() for match in WORD.finditer(source)
             if starts_sentence(source, match.start()) and match.group()[0].isupper()
-            and ((match.group() in copied and not re.match(r"\s+[A-ZÀ-ÖØ-Þ]", source[match.end():]))
+            and ((match.group() in copied and not re.match(r"\s+[A-ZÀ-ÖØ-Þ\d]", source[match.end():]))
                  or _folded(match.group())[:3] in spelled)
             and counts.get(match.group().lower(), 0) >= max(MIN_COUNT, 4 * counts.get(match.group(), 0))
             and match.group().lower() not in lexicon]
@@ -505,6 +507,8 @@ def wrong_numbers(translation, source, keep=()):
     >>> [wrong_numbers(out, "She lives on the 2nd floor.")[1] for out in ("Vive en el piso.", "Vive en el 2ndo piso.",
     ...                                                                   "Vive en el piso 2nd.")]
     [['2nd'], ['2nd'], ['2nd']]
+    >>> wrong_numbers("Llega el 14 a las 6.", "He lands on the 14th at 6.")  # a day of the month (`verbatim.DAY`)
+    ([], [])
     """
     scaled = list(numbers.SCALED.finditer(source))
     scaled_values = [numbers.values_of(match.group("number")) for match in scaled]
@@ -523,7 +527,8 @@ def wrong_numbers(translation, source, keep=()):
             for value in times}
     dropped = list(dict.fromkeys(small.group() for small, value in zip(smalls, small_values) if said[value] < times[value]))
     dropped += [ordinal.group() for ordinal in numbers.ORDINAL.finditer(source)
-                if not re.search(numbers.said_ordinal(int(ordinal.group(1))), translation)]
+                if not re.search(numbers.said_ordinal(int(ordinal.group(1))) + (
+                    rf"|(?<![\w.,]){ordinal.group(1)}(?!\w|[.,]\d)" if DAY.match(source, ordinal.start()) else ""), translation)]
     dropped += [many.group() for many in numbers.MANY.finditer(source)
                 if not all(re.search(numbers.said_many(word), translation) for word in numbers.many_words(many))]
     dropped += [fraction.group() for fraction in numbers.FRACTION.finditer(source)
@@ -637,6 +642,30 @@ def _place(match, text):
     return len(WORD.findall(text[:match.start()])) / max(len(WORD.findall(text)), 1)
 
 
+# A capitalised word opening a text with a number after it: a name and its version ("Windows 11 keeps crashing.").
+_OPENING_VERSION = re.compile(r"[\s\"'(]*([A-Z][a-z]+)\s\d+(?:\.\d+)*(?![\w-]|[.,]\d)")
+
+
+def opening_version(translation, source, lexicon, spans, keep=()):
+    """`spans` and, as a name, the name and version opening `source` (`_OPENING_VERSION`: not a label, month or
+    weekday), whose name is a word the corpus knows in lower case, so that `verbatim` left it to the model ("Windows",
+    "windows"), when `translation` opens with a word it invented in its place ("Las cdoles 11 guardan ..."): for a
+    second decoding. `spans` as they are otherwise: "In 1950, ..." comes out "En 1950, ...", nothing invented.
+
+    >>> source, lexicon = "Windows 11 keeps crashing.", {"las", "sigue", "fallando"}
+    >>> [[s.value for s in opening_version(out, source, lexicon, [Span(8, 10, "number", "11")])]
+    ...  for out in ("Las cdoles 11 sigue fallando.", "Windows 11 sigue fallando.")]
+    [['Windows 11'], ['11']]
+    """
+    opening = _OPENING_VERSION.match(source)
+    if (not opening or opening[1] in LABELS or DAYS.fullmatch(opening[1])
+            or not any(len(WORD.findall(translation[:word.start()])) < 2
+                       for word in invented(translation, source, lexicon, keep))):
+        return spans
+    name = Span(opening.start(1), opening.end(), "name", source[opening.start(1):opening.end()])
+    return verbatim.joined(source, sorted(_in_place_of(source, spans, name)))
+
+
 def misplaced(translation, source, lexicon, counts, keep=()):
     """Whether an `invented` word of `translation` sits `FAR` or farther, in relative position, from every one of
     the `rare_words` of `source`: then it garbles another word (a verb the model missed), and `repair_invented`
@@ -665,6 +694,9 @@ def repair_invented(translation, source, lexicon, counts, keep=()):
     >>> [repair_invented(out, src, {"la", "factura"}, {"I": 9, "the": 9, "invoice": 9, "and": 9})
     ...  for out, src in (("Revé la factura.", "I emailed the invoice."), ("Revé la factura.", "and emailed the invoice."))]
     ['Emailed la factura.', 'emailed la factura.']
+    >>> [repair_invented(out, "Add 1 teaspoon of salt.", {"añade", "de", "sal"}, {"Add": 9, "of": 9, "salt": 9})
+    ...  for out in ("Añade 1spucharon de sal.", "Añade 1 1spuchar de sal.")]
+    ['Añade 1 teaspoon de sal.', 'Añade 1 teaspoon de sal.']
     """
     spans = {word for value in keep for word in WORD.findall(value)}
     rare = [(_place(match, source), match.group()) for match in rare_words(source, lexicon, counts)
@@ -680,6 +712,10 @@ def repair_invented(translation, source, lexicon, counts, keep=()):
         # unless the source opens in lower case: a piece of a sentence too long for the model ("and reflect.").
         capital = opens_sentence(translation, match.start()) and source.lstrip(" \"'¿¡(")[:1].isupper()
         word = nearest[1][0].upper() + nearest[1][1:] if capital else nearest[1]
+        # A number glued before it stays ("y 1spucharon de sal" -> "y 1 teaspoon de sal"; "y 1 1spuchar" has it).
+        glued = re.match(r"\d+", match.group())
+        if glued and not re.search(rf"(?<![\w.,]){glued.group()}\s*$", translation[:match.start()]):
+            word = f"{glued.group()} {word}"
         pieces += [translation[at:match.start()], word]
         at = match.end()
     return "".join(pieces) + translation[at:]

@@ -31,7 +31,7 @@ first (`nouns_first`: "a trip of 3 days").
 import re
 
 from translator.verbatim import MIN_COUNT
-from translator.words import WORD, starts_sentence
+from translator.words import UNIT_PLURALS, WORD, starts_sentence
 
 # Endings and letters British English spells otherwise, as regular expressions on a lower-case word and their
 # American replacements: "colour", "centre", "realise", "analyse", "travelled", "defence", "catalogue",
@@ -112,40 +112,41 @@ def spelled_out(text, counts):
     return _ABBREVIATED.sub(words, text)
 
 
-# A number joined to a unit before a noun ("a 3-day trip", "my 5-year-old son"), which the model read as pieces: "al
-# día de 3-", "un hotel de 5-estrella", "Es una hora de película a las dos" for "a 2-hour movie". Not before a word
-# that is no noun ("a 3-day long trip").
+# A number joined to a unit before a noun ("a 3-day trip", "my 5-year-old son", "a 55-inch TV"), which the model read
+# as pieces: "al día de 3-", "un hotel de 5-estrella", "Es una hora de película a las dos" for "a 2-hour movie", "una
+# televisión de 55 y". Not before a word that is no noun ("a 3-day long trip").
+PLURALS = {**UNIT_PLURALS, "story": "stories", "person": "people"}
 COMPOUND_UNITS = ("second", "minute", "hour", "day", "week", "month", "year", "mile", "kilometer", "meter", "star",
-                  "page", "point", "step")
+                  "page", "point", "step", "inch", "foot", "pound", "gallon", "liter", "litre", "ounce", "room", "bedroom",
+                  "story", "person")
 _COMPOUND = re.compile(
     r"(?<![\w-])((?i:an?|the|my|your|his|her|its|our|their|this|that))\s+(\d+(?:[.,]\d+)?)-("
     + "|".join(COMPOUND_UNITS) + r")(?:-old)?\s+(?!(?:and|or|in|on|at|to|of|for|with|from|by|is|was|are|were|long|"
-    r"wide|high|deep|tall|old)\b)([a-z]+)\b")
+    r"wide|high|deep|tall|old)\b)([a-z]+|[A-Z]{2,4}(?![\w-]))")
 
 
 def nouns_first(text):
     """`text` with each number joined to a unit before a noun said the way the corpus says it, noun first: "a 2-hour
     movie" is "a movie of 2 hours" ("una película de 2 horas"), "my 5-year-old son" "my son of 5 years".
 
-    >>> print(nouns_first("A 1-day pass and an 8-hour shift, my 5-year-old son, a 3-day long trip."))
-    A pass of 1 day and a shift of 8 hours, my son of 5 years, a 3-day long trip.
+    >>> print(nouns_first("A 1-day pass and an 8-hour shift, my 5-year-old son, a 55-inch TV, a 3-day long trip."))
+    A pass of 1 day and a shift of 8 hours, my son of 5 years, a TV of 55 inches, a 3-day long trip.
     """
     def noun_first(match):
         determiner, number, unit, noun = match.groups()
         if determiner.lower() in ("a", "an"):
             determiner = determiner[0] + ("n" if noun[0] in "aeiou" else "")
-        return f"{determiner} {noun} of {number} {unit}{'' if number == '1' else 's'}"
+        return f"{determiner} {noun} of {number} {unit if number == '1' else PLURALS.get(unit, unit + 's')}"
     return _COMPOUND.sub(noun_first, text)
 
 
 def as_the_corpus(text, counts):
-    """`text` as the corpus writes English: straight quotes, British spellings made `american`, and numbers joined to
-    units before a noun said `nouns_first`.
+    """`text` as the corpus writes English: straight quotes, and British spellings made `american`.
 
     >>> print(as_the_corpus("It’s “grey”…", {"gray": 9}))
     It's "gray"...
     """
-    return nouns_first(american(text.translate(STRAIGHT), counts))
+    return american(text.translate(STRAIGHT), counts)
 
 
 def uncapitalised(text, counts):

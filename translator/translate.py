@@ -255,10 +255,11 @@ class Translator:
         number when it changed or dropped one ("3 items" -> "35", `garbling.number_spans`), the names the model
         knows when it invented a capitalised word ("San Francisco" -> "Sanupe") or lost one ("Lincoln" dropped,
         `garbling.lost_names`; `garbling.name_spans`), else those it garbled ("Salt Lake City" -> "Lake City"), the
-        initials it spelled letter by letter ("U.S." -> "U. S.", `garbling.spelled_apart`), and the rare words when
-        it invented a word far from them (`garbling.misplaced`), changed a month or weekday (`garbling.changed_days`,
-        `garbling.dropped_days`) or said a number the source does not (`garbling.made_up_words`). Without
-        placeholders, `spans` as they are: the user asked for no stand-ins."""
+        initials it spelled letter by letter ("U.S." -> "U. S.", `garbling.spelled_apart`), a name and version opening
+        the text when it invented a word in their place ("Windows 11" -> "Las cdoles 11", `garbling.opening_version`),
+        and the rare words when it invented a word far from them (`garbling.misplaced`), changed a month or weekday
+        (`garbling.changed_days`, `garbling.dropped_days`) or said a number the source does not
+        (`garbling.made_up_words`). Without placeholders, `spans` as they are: the user asked for no stand-ins."""
         if not self.placeholders:
             return spans
         if any(garbling.wrong_numbers(translation, text, keep)):
@@ -276,6 +277,7 @@ class Translator:
             spans = garbling.name_spans(text, self.word_counts, spans, runs=garbled)
         if apart := garbling.spelled_apart(translation, text):
             spans = garbling.initials_spans(text, spans, apart)
+        spans = garbling.opening_version(translation, text, self.lexicon, spans, keep)
         if (garbling.misplaced(translation, text, self.lexicon, self.word_counts, keep)
                 or garbling.changed_days(translation, text) or garbling.dropped_days(translation, text)
                 or garbling.made_up_words(translation, text, keep)):
@@ -395,9 +397,10 @@ class Translator:
         if beam_size < 1:
             raise UsageError(f"beam size must be at least 1, got {beam_size}")
         single = isinstance(texts, str)
-        # A text in capitals is read, cut into sentences and spans, as the corpus would write it ("WHERE IS TOM?"), and
-        # abbreviations it does not write in its words ("Btw" is no name).
-        texts = [spelling.spelled_out(spelling.uncapitalised(text, self.word_counts), self.word_counts)
+        # A text in capitals is read, cut into sentences and spans, as the corpus would write it ("WHERE IS TOM?"),
+        # abbreviations it does not write in its words ("Btw" is no name), and a number joined to a unit before a noun
+        # noun first ("a 55-inch TV" -> "a TV of 55 inches", where "55 inches" is a measure).
+        texts = [spelling.nouns_first(spelling.spelled_out(spelling.uncapitalised(text, self.word_counts), self.word_counts))
                  for text in ([texts] if single else texts)]
         glossaries = glossary if isinstance(glossary, (list, tuple)) else [glossary] * len(texts)
         owners, pieces, sizes = self.pieces(texts)

@@ -117,7 +117,16 @@ NUMBERED = r"No\.\s?\d+(?!\w|[.,]\d)"
 LABEL = "|".join(LABELS)
 # Not before a unit of time: "Exercise 30 minutes a day." is no label.
 LABEL_NUMBER = r"\s(?:\d+(?:\.\d+)*|[A-Z]\d+)[A-Z]?(?![\w-]|[.,]\d|\s+(?:second|minute|hour|day|week|month|year|time)s?\b)"
-AFTER_PREPOSITION = "|".join(f"(?<={word} )" for word in ("in", "on", "at", "to", "from", "into", "see", "read"))
+# An ordinal in digits after "on the", "by the", "until the" ... with no noun after it is a day of the month ("on the
+# 14th at 6:45", "by the 15th.", "the 3rd of every month"), which Spanish says with the bare number, "el 14": the model
+# copied it in English ("en el 14th") and a second decoding wrote it as an ordinal ("el 14.º").
+_DAY_AFTER = ("on", "by", "until", "till", "before", "after", "from", "since", "through", "for", "to", "and", "between")
+DAY = ("(?:" + "|".join(rf"(?<=\b[{word[0]}{word[0].upper()}]{word[1:]} the )" for word in _DAY_AFTER)
+       + r")\d{1,2}(?:st|nd|rd|th)(?![\w-])(?!\s+(?!(?:at|is|was|will|now|then|and|or|to|until|till|by|before|after|"
+       r"through|this|next|of\s+(?:every|each|the|this|next)\s+month)\b)[a-z])")
+# The words after which a label may be in lower case.
+LOWER_LABEL_AFTER = "|".join(f"(?<={word} )" for word in ("in", "on", "at", "to", "from", "into", "see", "read", "call",
+                                                            "dial", "take", "watch"))
 # The last word of a company's name: the words before it are its name, though the corpus knows them ("Apple Inc.").
 COMPANIES = ("Inc", "Corp", "Ltd", "LLC", "Co", "GmbH", "PLC")
 # Initials with full stops: "U.K.", "E.U.".
@@ -173,8 +182,9 @@ KINDS = (
          "number", ("the 1990s", "in the early 2000s", "the late 1800s", "the '80s", "the 60s", "the sixties")),
     # A numbered place or part, "Room 214", "Chapter 12", "Gate B12": the model copied the noun in English or garbled
     # it ("Le capter 12"). It comes out with its Spanish noun and article ("la habitación 214"); in lower case only
-    # after a preposition ("in room 214"), as "the room 5 minutes ago" is no label.
-    Kind("label", rf"(?<![\w-])(?:{LABEL}|(?:{AFTER_PREPOSITION})(?i:{LABEL})){LABEL_NUMBER}", "number",
+    # after a preposition or a verb that goes to one ("in room 214", "call extension 4402": "llamar extension a las
+    # 4402"), as "the room 5 minutes ago" is no label.
+    Kind("label", rf"(?<![\w-])(?:{LABEL}|(?:{LOWER_LABEL_AFTER})(?i:{LABEL})){LABEL_NUMBER}", "number",
          ("Room 214", "Chapter 12", "Gate B12", "Version 2.4.1", "Terminal 2", "Highway 101")),
     # Two numbers with "to" between, a range, a ratio or a score: "4 to 1" came out "4 1", "6 to 8 years" "6 para 8 años".
     # Not a time's ("9:00 to 11:30", spans of their own). With "in", a share, "1 in 10" ("Solo 1 10 personas"); not
@@ -186,6 +196,8 @@ KINDS = (
     # "8 o'clock" comes out as Spanish says it, "8 en punto" (the model wrote "8 de punto").
     Kind("time", rf"(?<![\w:])\d{{1,2}}(?::\d{{2}}(?::\d{{2}})?(?![\d:])(?:\s?{MERIDIEM})?|\s?{MERIDIEM}|\s?o['’]clock\b)",
          "number", ("10:30", "7:45 pm", "9:05 a.m", "6 p.m", "11am", "8 o'clock")),
+    # Found only after a preposition and "the" (`DAY`): no example stands alone.
+    Kind("day", DAY, "number", ()),
     Kind("date", r"(?<![\w/.-])\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?![\w/]|[/.-]\d)", "number", ("12/05/2024", "2024-05-12")),
     Kind("phone", r"(?<![\w+])(?:\+\d{1,3}(?:[\s-]\d{1,4}){2,5}|(?:\(\d{2,4}\)\s?)?\d{3,4}(?:[\s-]\d{2,4}){1,3})(?![\w-])",
          "number", ("555-0142", "+34 912 345 678", "(020) 7946 0958", "+44 20 7946 0018")),
@@ -236,7 +248,7 @@ KINDS = (
 )
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
-ALWAYS = {"url", "email", "handle", "path", "written_date", "measure", "numbered", "century", "decade", "label", "address",
+ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "measure", "numbered", "century", "decade", "label", "address",
           "range", "time", "phone", "date", "serial", "code", "etc", "title", "symbol"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
@@ -500,6 +512,15 @@ def spanish_numbered(written):
     return "n.º " + re.search(r"\d+", written)[0]
 
 
+def spanish_day(written):
+    """A day of the month written as an ordinal ("14th", `DAY`) as Spanish says it, the bare number.
+
+    >>> spanish_day("14th"), spanish_day("3rd")
+    ('14', '3')
+    """
+    return written[:-2]
+
+
 def spanish_clock(written):
     """A time as written, but "o'clock" as Spanish says it.
 
@@ -520,7 +541,7 @@ def spanish_range(written):
 
 # The kinds of span that come out as Spanish writes them, not as written: each kind's writer.
 IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_date": spanish_date,
-              "numbered": spanish_numbered, "century": spanish_century, "decade": spanish_decade, "label": spanish_label,
+              "numbered": spanish_numbered, "day": spanish_day, "century": spanish_century, "decade": spanish_decade, "label": spanish_label,
               "address": spanish_address, "time": spanish_clock, "range": spanish_range}
 
 
@@ -805,14 +826,14 @@ def restore(translation, source, spans, meanings):
     # it as one ("se mudó a las 12 de diciembre" -> "al 12 de diciembre", "la batería está a las 80 por ciento" -> "al
     # 80"; not "todos los 4 de julio"), and "en" or "en el" before a day ("llega en la 11 de enero" -> "el 11 de enero";
     # "en el 80 por ciento de los casos" is Spanish).
-    days = {span.value for span in spans if span.kind in ("written_date", "date")}
+    days = {span.value for span in spans if span.kind in ("written_date", "date", "day")}
     numbers = {span.value for span in spans if span.value.endswith((" por ciento", "%")) or span.kind == "phone"}
     for value in days | numbers:
-        translation = re.sub(rf"(?<!\w)([Aa]) l(?:as?|os) (?={re.escape(value)})", r"\1l ", translation)
-        translation = re.sub(rf"(?<!\w)([Ll])as? (?={re.escape(value)})", lambda m: ("E" if m[1] == "L" else "e") + "l ",
-                             translation)
+        whole = rf"{re.escape(value)}(?!\w|[.,]\d)"  # a day's "14" is no "145"
+        translation = re.sub(rf"(?<!\w)([Aa]) l(?:as?|os) (?={whole})", r"\1l ", translation)
+        translation = re.sub(rf"(?<!\w)([Ll])as? (?={whole})", lambda m: ("E" if m[1] == "L" else "e") + "l ", translation)
     for day in days:
-        translation = re.sub(rf"(?<!\w)([Ee])n(?: (?:el|los))? (?={re.escape(day)})", r"\1l ", translation)
+        translation = re.sub(rf"(?<!\w)([Ee])n(?: (?:el|los))? (?={re.escape(day)}(?!\w|[.,]\d))", r"\1l ", translation)
     # A sum takes none: "la cuenta llegó a las ¥3,000" -> "a ¥3,000"; a measure takes no hour's ("pon el termostato a
     # las 68°F" -> "a 68°F"; "a los 5 km de aquí" is Spanish).
     sums = {span.value: "l(?:as?|os)" for span in spans if re.search(rf"[{SIGNS}]|\b(?:{CODES})\b", span.value)}

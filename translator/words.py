@@ -55,6 +55,7 @@ _UNITS = (("kilogram", "kilograms", "kilogramo", "kilogramos"), ("gram", "grams"
           ("terabyte", "terabytes", "terabyte", "terabytes"), ("volt", "volts", "voltio", "voltios"),
           ("watt", "watts", "vatio", "vatios"))
 UNIT_WORDS = {english: spanish for *englishes, one, many in _UNITS for english, spanish in zip(englishes, (one, many))}
+UNIT_PLURALS = {one: many for one, many, *_ in _UNITS}
 
 # Nouns that number a place or a part ("Room 214"), with their Spanish and its article.
 LABELS = {"Room": "la habitación", "Chapter": "el capítulo", "Page": "la página", "Gate": "la puerta", "Platform": "el andén",
@@ -68,7 +69,8 @@ LABELS = {"Room": "la habitación", "Chapter": "el capítulo", "Page": "la pági
           "Day": "el día", "Week": "la semana", "Act": "el acto", "Scene": "la escena", "Flight": "el vuelo",
           "Extension": "la extensión", "Box": "la caja", "Stage": "la etapa", "Slide": "la diapositiva",
           "Row": "la fila", "Highway": "la autopista", "Interstate": "la interestatal", "Track": "la vía",
-          "Pier": "el muelle", "Suite": "la suite"}
+          "Pier": "el muelle", "Suite": "la suite", "Ticket": "el ticket", "Invoice": "la factura", "Lane": "el carril",
+          "Door": "la puerta", "Channel": "el canal"}
 
 # Forms of address before a name, as Spanish says them, with the article: kin ("Aunt Linda" came out "Una caza de
 # Linda", "Uncle Bob" "Un millolo a Bob") and ranks ("Queen Elizabeth II reigned" came out "Reunió Elizabeth II"),
