@@ -68,6 +68,9 @@ def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     ("Tom came on the 14th at 6 p.m. here", [("day", "14"), ("time", "6 p.m.")]),  # a day of the month, said bare
     ("Tom pays by the 1st of every month", [("day", "1")]),
     ("Tom came on the 2nd floor", []),  # an ordinal before a noun is no day
+    ("Tom is in Chapter IV now", [("label", "el capítulo IV")]),  # a label's number in Roman numerals
+    ("Tom read Part I.", [("label", "la parte I")]),
+    ("Tom was in part I think", []),  # "I" a pronoun
     ("Tom was the 3rd.", []),  # nor one after no preposition
     ("Tom is from the 19th century", [("century", "siglo XIX")]),  # in Roman numerals, as Spanish writes it
     ("Tom has a 1:100 map", [("serial", "1:100")]),  # a ratio whose second number is no time's minutes
@@ -753,6 +756,7 @@ def test_a_greedy_translation_whose_invented_word_a_rare_word_stands_for_is_deco
     ("El matrimonio es una cena.", None, "El matrimonio es una cena."),  # translated: decoded once
     ("Marriage es una cena.", "Es una cena.", "Marriage es una cena."),  # kept: the retry dropped the word
     ("El Marrioso es una cena.", "El matrimonio es una cena.", "El matrimonio es una cena."),  # spelled anew
+    ("La xena es una cena.", "El matrimonio es una cena.", "El matrimonio es una cena."),  # another noun invented
 ])
 def test_a_first_word_copied_as_a_name_is_decoded_again_in_lower_case(tiny_translator, monkeypatch, model, retry,
                                                                       expected):
@@ -1041,6 +1045,16 @@ def test_a_translation_garbling_another_word_is_decoded_again_with_the_rare_word
     assert tiny_translator.translate([SOURCE, "The firewall is here."]) == [
         "El firewall bloqueó mi conexión.", "El firewall está aquí."]  # the second is repaired in place
     assert [sorted(texts) for texts in decoded] == [[SOURCE, "The firewall is here."], ["The John blocked my connection."]]
+
+
+def test_a_compound_said_as_its_first_word_alone_is_passed_through_in_a_second_decoding(tiny_translator, monkeypatch):
+    # "milkman" is no word of the corpus; "milk" and "man" are. The model said "milk" alone: a lie no reader sees.
+    decoded = speaking(tiny_translator, monkeypatch, {"The milkman died.": "El leche murió.", "milk": "La leche.",
+                                                      "man": "El hombre.", "The John died.": "El John murió."})
+    monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "The": 9, "milk": 9, "man": 9, "died": 9})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"el", "la", "leche", "hombre", "murió"})
+    assert tiny_translator.translate("The milkman died.") == "El milkman murió."
+    assert decoded == [["The milkman died."], ["milk", "man"], ["The John died."]]
 
 
 def test_a_name_and_version_opening_a_sentence_spelled_anew_is_passed_through_in_a_second_decoding(tiny_translator,

@@ -68,6 +68,14 @@ NAME_PARTICLES = rf"{PARTICLES}|of|the"
 INITIALS = re.compile(verbatim.INITIALS)
 # Spanish words capitalised only where a sentence begins.
 RESTART = "El|La|Los|Las|Un|Una|Unos|Unas|Se|De|Del|Al|Y|En|Es|Le|Lo"
+# Endings that are words too, but make one word of another, no compound ("breathless", "hardship", "percentage"), and
+# those of a word's forms ("fathers" is no "fat" and "hers", "armies" no "arm" and "ies").
+SUFFIXES = ("ate", "less", "able", "ship", "hood", "ward", "wards", "age")
+FORMS = {"s": "", "es": "", "ed": "", "d": "", "ing": "", "ies": "y", "er": "", "ers": ""}
+ARTICLES = {"el", "la", "los", "las", "un", "una", "unos", "unas"}
+# Spanish words that say nothing of a word's meaning: its translation alone ("La leche.") is said by the others.
+FUNCTION_WORDS = ARTICLES | {"de", "del", "a", "al", "y", "o", "en", "que", "es", "se", "lo", "le", "por", "para", "con",
+                              "mi", "tu", "su"}
 # A word opening a sentence is taken for a name when the corpus shows it capitalised this many times as often as in
 # lower case ("Shakespeare", never in lower case; not "She", three times as often): there a capital says little.
 OPENING_NAME = 10
@@ -137,15 +145,35 @@ def _lone_capital(translation, match):
     return len(match.group()) == 1 and match.group().isupper() and not starts_sentence(translation, match.start())
 
 
-def first_words_as_names(translation, source, counts, lexicon):
+def invented_first(translation, source, lexicon, keep=(), noun=False):
+    """Whether one of the `invented` words of `translation` is among its first two words (with `noun`, the second
+    after an article): where the model says the text's first words, which it may have read as pieces of a name
+    ("Tickets" -> "Las mascos", "Windows 11" -> "Las cdoles 11").
+
+    >>> [invented_first(out, "Tickets cost 15.", {"las", "cuestan"}) for out in ("Las mascos cuestan 15.",
+    ...                                                                         "Las cuestan mascos 15.")]
+    [True, False]
+    >>> invented_first("Olvídate de él.", "Forget him.", {"de", "él"}), invented_first("Olvídate de él.", "Forget him.", {"de", "él"}, noun=True)
+    (True, False)
+    """
+    first = WORD.findall(translation)[:2]
+    if noun and not (first and first[0].lower() in ARTICLES):
+        return False
+    return any(len(WORD.findall(translation[:word.start()])) < 2 and (not noun or word.group() != first[0])
+               for word in invented(translation, source, lexicon, keep))
+
+
+def first_words_as_names(translation, source, counts, lexicon, opening=False):
     """The words opening a sentence of `source` that `translation` took for names though the corpus `counts` show
     them mostly in lower case (at least `MIN_COUNT` times, and four times as often as capitalised) and they are no
     Spanish word (`lexicon`): the model read a word it knows as a name because of its capital, and copied it as
     written ("Marriage is a dinner that begins with dessert." -> "Marriage es una cena con postre.") or spelled a
     capitalised word of its own from the same pieces, one of the `invented` with its first three letters
-    ("Professor García teaches history." -> "El Profesaror García enseña historia."). A copy is none before a
-    capitalised word, a name's title ("Prime Minister Jacinda Ardern", "Sister Mary"), nor before a number, a name's
-    version ("Windows 11", `opening_version`).
+    ("Professor García teaches history." -> "El Profesaror García enseña historia."), or, with `opening`, for the
+    text's first word, an invented word after an article opening the translation, a noun (`invented_first`: "Tickets
+    cost €15." -> "Las mascos cuestan €15."; not counted as a fault; a verb, "Olvídate de él.", may be a right one the
+    corpus lacks). A copy is none before a capitalised word, a name's title ("Prime Minister Jacinda Ardern", "Sister
+    Mary"), nor before a number, a name's version ("Windows 11", `opening_version`).
 
     >>> counts = {"marriage": 40, "Marriage": 3, "bill": 30, "Bill": 20, "professor": 20}
     >>> first_words_as_names("Marriage es una cena.", "Marriage is a dinner.", counts, {"es", "una", "cena"})
@@ -154,29 +182,84 @@ def first_words_as_names(translation, source, counts, lexicon):
     []
     >>> first_words_as_names("El Profesaror Kim enseña.", "Professor Kim teaches.", counts, {"el", "enseña"})
     ['Professor']
+    >>> [first_words_as_names("Las mascos cuestan 15.", "Tickets cost 15.", {"tickets": 22}, {"las", "cuestan"}, opening)
+    ...  for opening in (True, False)]
+    [['Tickets'], []]
     """
     copied = set(WORD.findall(translation))
     spelled = {_folded(word.group())[:3] for word in invented(translation, source, lexicon) if word.group()[0].isupper()}
+    opening = next(WORD.finditer(source), None) if opening and invented_first(translation, source, lexicon, noun=True) else None
     return [match.group() for match in WORD.finditer(source)
             if starts_sentence(source, match.start()) and match.group()[0].isupper()
             and ((match.group() in copied and not re.match(r"\s+[A-ZÀ-ÖØ-Þ\d]", source[match.end():]))
-                 or _folded(match.group())[:3] in spelled)
+                 or _folded(match.group())[:3] in spelled or (opening is not None and match.start() == opening.start()))
             and counts.get(match.group().lower(), 0) >= max(MIN_COUNT, 4 * counts.get(match.group(), 0))
             and match.group().lower() not in lexicon]
 
 
-def rare_word_spans(source, lexicon, counts, spans):
-    """`spans` and, as names, each of `rare_words` outside them (joining a span beside one, `verbatim.joined`): for a
-    second decoding of a sentence whose translation invented a word, with the words it garbled passed through
-    ("El firewall bloqueó mi conexión.").
+def rare_word_spans(source, lexicon, counts, spans, words=None):
+    """`spans` and, as names, each of `rare_words` (or of `words`, matches in `source`) outside them (joining a span
+    beside one, `verbatim.joined`): for a second decoding of a sentence whose translation invented a word, with the
+    words it garbled passed through ("El firewall bloqueó mi conexión.").
 
     >>> [s.value for s in rare_word_spans("Follow @nasa for updates.", {"nasa"}, {"for": 9}, [Span(7, 12, "handle", "@nasa")])]
     ['Follow @nasa', 'updates']
     """
     taken = [(span.start, span.end) for span in spans]
-    words = [Span(match.start(), match.end(), "name", match.group()) for match in rare_words(source, lexicon, counts)
+    words = [Span(match.start(), match.end(), "name", match.group())
+             for match in (rare_words(source, lexicon, counts) if words is None else words)
              if not any(a < match.end() and match.start() < b for a, b in taken)]
     return verbatim.joined(source, sorted(spans + words))
+
+
+def compounds(source, lexicon, counts):
+    """The words of `source` in lower case that the corpus `counts` never show, made of two words it shows
+    `MIN_COUNT` times or more, of three letters or more each, as `(match, first, second)` ("milkman": "milk", "man"):
+    compounds, which the model reads as pieces. Not a form of a word the corpus shows (`FORMS`: "fathers",
+    "starred"), nor a word and an ending (`SUFFIXES`: "breathless"), nor one whose first word the source writes on its
+    own.
+
+    >>> counts = {"milk": 9, "man": 9, "the": 9, "fat": 9, "father": 9, "hers": 9, "breath": 9, "less": 9, "star": 9,
+    ...           "red": 9}
+    >>> [(m.group(), first, second) for m, first, second in compounds("The milkman, fathers, breathless, starred.",
+    ...                                                                set(), counts)]
+    [('milkman', 'milk', 'man')]
+    """
+    written = {word.lower() for word in WORD.findall(source)}
+    found = []
+    for match in rare_words(source, lexicon, counts):
+        word = match.group()
+        stems = {word[:-len(ending)] + base for ending, base in FORMS.items() if word.endswith(ending)}
+        stems |= {stem[:-1] for stem in stems if len(stem) > 3 and stem[-1] == stem[-2]}  # "starred": "star"
+        if (not word.islower() or counts.get(word) or counts.get(word.capitalize())
+                or any(counts.get(stem, 0) >= MIN_COUNT for stem in stems)):
+            continue
+        first = next((word[:n] for n in range(len(word) - 3, 2, -1) if counts.get(word[:n], 0) >= MIN_COUNT
+                      and counts.get(word[n:], 0) >= MIN_COUNT and word[n:] not in SUFFIXES), None)
+        if first and first not in written:
+            found.append((match, first, word[len(first):]))
+    return found
+
+
+def said_for_part(translation, source, lexicon, counts, said):
+    """The `compounds` of `source` that `translation` says as their first word alone: it holds a word of the model's
+    own Spanish for that word (`said`, each word's translation alone) and none for the second, nor the compound
+    copied ("The milkman died." -> "El leche murió.", "Mary is Tom's stepmother." -> "Mary es el paso de Tom."). The
+    first word of an English compound only qualifies the second, which names what the compound is (a milkman is a
+    man): said alone, it is a lie a reader cannot see.
+
+    >>> said = {"milk": "Leche.", "man": "Hombre.", "died": "Murió."}
+    >>> counts = {"milk": 9, "man": 9, "the": 9, "died": 9}
+    >>> [[m.group() for m in said_for_part(out, "The milkman died.", set(), counts, said)]
+    ...  for out in ("El leche murió.", "El hombre de la leche murió.", "El milkman murió.")]
+    [['milkman'], [], []]
+    """
+    words = {word.lower() for word in WORD.findall(translation)}
+
+    def says(english):
+        return bool(words & {word.lower() for word in WORD.findall(said[english])} - FUNCTION_WORDS)
+    return [match for match, first, second in compounds(source, lexicon, counts)
+            if says(first) and not says(second) and match.group() not in words]
 
 
 def name_spans(source, counts, spans, runs=None, said=None):
@@ -649,7 +732,7 @@ _OPENING_VERSION = re.compile(r"[\s\"'(]*([A-Z][a-z]+)\s\d+(?:\.\d+)*(?![\w-]|[.
 def opening_version(translation, source, lexicon, spans, keep=()):
     """`spans` and, as a name, the name and version opening `source` (`_OPENING_VERSION`: not a label, month or
     weekday), whose name is a word the corpus knows in lower case, so that `verbatim` left it to the model ("Windows",
-    "windows"), when `translation` opens with a word it invented in its place ("Las cdoles 11 guardan ..."): for a
+    "windows"), when `translation` opens with a word it invented in its place (`invented_first`: "Las cdoles 11 …"): for a
     second decoding. `spans` as they are otherwise: "In 1950, ..." comes out "En 1950, ...", nothing invented.
 
     >>> source, lexicon = "Windows 11 keeps crashing.", {"las", "sigue", "fallando"}
@@ -659,8 +742,7 @@ def opening_version(translation, source, lexicon, spans, keep=()):
     """
     opening = _OPENING_VERSION.match(source)
     if (not opening or opening[1] in LABELS or DAYS.fullmatch(opening[1])
-            or not any(len(WORD.findall(translation[:word.start()])) < 2
-                       for word in invented(translation, source, lexicon, keep))):
+            or not invented_first(translation, source, lexicon, keep)):
         return spans
     name = Span(opening.start(1), opening.end(), "name", source[opening.start(1):opening.end()])
     return verbatim.joined(source, sorted(_in_place_of(source, spans, name)))

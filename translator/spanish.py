@@ -132,15 +132,15 @@ def articles(translation):
     return _ARTICLE_BEFORE_UN.sub(lambda m: "U" if m[1] else "u", translation)
 
 
-# "The" opening a text before a name, which the model copied with the name's stand-in as a piece of it ("The Beatles
-# came from Liverpool." -> "The Beatles vino de Liverpool.").
-_OPENING_THE = re.compile(r"^([\s\"'¿¡(]*)The (?=(?:[A-ZÀ-ÖØ-Þ]\S*\s+)*[A-ZÀ-ÖØ-Þ]\S*?(s?)(?!\S))")
+# "The" opening a text before a name, or a word passed through as one, which the model copied with the stand-in as a
+# piece of it ("The Beatles came from Liverpool." -> "The Beatles vino de Liverpool.", "The bellboy will show you …"
+# -> "The bellboy te va a mostrar …").
+_OPENING_THE = re.compile(r"^([\s\"'¿¡(]*)The (?=(?:[A-ZÀ-ÖØ-Þ]\S*\s+)*[A-ZÀ-ÖØ-Þ]\S*?(s?)(?!\S)|[a-zà-ÿ]+?(s?)(?!\S))")
 
 
 def english_article(translation, source):
-    """`translation` with a "The" that opens it, as `source` does before a capitalised word, said in Spanish: "Los"
-    before a plural (the name's last word), else "El", Spanish's article for a name whose gender it does not know
-    ("el Louvre").
+    """`translation` with a "The" that opens it, as `source` does, said in Spanish: "Los" before a plural (a name's
+    last word), else "El", Spanish's article for a name whose gender it does not know ("el Louvre").
 
     >>> english_article("The Beatles vino de Liverpool.", "The Beatles came from Liverpool.")
     'Los Beatles vino de Liverpool.'
@@ -150,10 +150,12 @@ def english_article(translation, source):
     'Los Seattle Seahawks juegan.'
     >>> english_article("The Guardian lo dijo.", "She read it in The Guardian.")  # a name's own "The", as written
     'The Guardian lo dijo.'
+    >>> english_article("The bellboys te van a mostrar.", "The bellboys will show you.")  # a word passed through
+    'Los bellboys te van a mostrar.'
     """
     if not _OPENING_THE.match(source):
         return translation
-    return _OPENING_THE.sub(lambda m: m[1] + ("Los " if m[2] else "El "), translation)
+    return _OPENING_THE.sub(lambda m: m[1] + ("Los " if m[2] or m[3] else "El "), translation)
 
 
 # A word written twice or more in a row, the model's stutter ("mi seguro seguro", "si si si si"), more often greedy.

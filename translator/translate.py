@@ -102,6 +102,7 @@ class Translator:
         self.word_counts = word_counts or verbatim.vocabulary_counts(pipeline.source_vocabulary)
         self._id_functions = {}
         self._text_functions = {}
+        self._said_alone = {}  # English word -> the model's translation of it alone (`said_alone`)
         # Batches decode in threads: the first to need a graph makes and traces it while the others wait (two that
         # met it at once each made and traced one: seconds of a short job).
         self._making = threading.RLock()
@@ -210,6 +211,8 @@ class Translator:
         # back "los años 70", is no rare word to put for an invented one).
         keep = [[part for span in text_spans for part in (span.value, text[span.start:span.end])]
                 for text, text_spans in zip(texts, spans)]
+        self.said_alone([part for text in texts for _, *parts in garbling.compounds(text, self.lexicon, self.word_counts)
+                         for part in parts], beam_size)
         wider = [self.wider_spans(text, output, text_spans, words)
                  for text, (output, _), text_spans, words in zip(texts, restored, spans, keep)]
         again = [i for i in range(len(texts)) if wider[i] != spans[i]]
@@ -218,7 +221,7 @@ class Translator:
         # given to it once more in lower case: the capital cuts it into pieces the model reads as a name ("M ##ar
         # ##ria ##ge"; "marriage" is one piece). A retry of fewer words may have dropped it ("Avoid crossing this
         # street" -> "Cruzando esta calle"): not kept.
-        copied = {i: garbling.first_words_as_names(output, texts[i], self.word_counts, self.lexicon)
+        copied = {i: garbling.first_words_as_names(output, texts[i], self.word_counts, self.lexicon, opening=True)
                   for i, (output, _) in enumerate(restored)}
         again = [i for i in copied if copied[i]]
         self.retry(restored, texts, keep, again, [spelling.lowered(texts[i], copied[i]) for i in again],
@@ -241,6 +244,13 @@ class Translator:
                        text))), text)
                    for (output, _), text, words in zip(restored, texts, keep)]
         return outputs, [notes for _, notes in restored]
+
+    def said_alone(self, words, beam_size=1):
+        """Translates each of `words` not translated yet alone, for `garbling.said_for_part`, which reads them from
+        `_said_alone`."""
+        new = [word for word in dict.fromkeys(words) if word not in self._said_alone]
+        if new:
+            self._said_alone.update(zip(new, self.decode_as_written(new, beam_size)))
 
     def retry(self, restored, texts, keep, again, given, spans, beam_size, no_fewer_words=False):
         """Decodes `given`, the texts to try again for `texts[i]` for each `i` of `again`, with their `spans`, and
@@ -278,6 +288,8 @@ class Translator:
         if apart := garbling.spelled_apart(translation, text):
             spans = garbling.initials_spans(text, spans, apart)
         spans = garbling.opening_version(translation, text, self.lexicon, spans, keep)
+        if misread := garbling.said_for_part(translation, text, self.lexicon, self.word_counts, self._said_alone):
+            spans = garbling.rare_word_spans(text, self.lexicon, self.word_counts, spans, misread)
         if (garbling.misplaced(translation, text, self.lexicon, self.word_counts, keep)
                 or garbling.changed_days(translation, text) or garbling.dropped_days(translation, text)
                 or garbling.made_up_words(translation, text, keep)):
@@ -297,7 +309,8 @@ class Translator:
                 + len(garbling.spelled_apart(translation, text))
                 + len(garbling.lost_names(translation, text, self.word_counts, self.lexicon, self.name_forms)),
                 len(garbling.invented(translation, text, self.lexicon, keep))
-                + len(garbling.first_words_as_names(translation, text, self.word_counts, self.lexicon)))
+                + len(garbling.first_words_as_names(translation, text, self.word_counts, self.lexicon))
+                + len(garbling.said_for_part(translation, text, self.lexicon, self.word_counts, self._said_alone)))
 
     def decode_protected(self, texts, spans, beam_size=1, shift=0):
         """`(translation, notes)` of each of `texts`, decoded with its `spans` (a list of `verbatim.Span`s for each)

@@ -115,8 +115,10 @@ PARTICLES = "de|da|del|della|di|du|dos|das|van|von|der|den|la|le|bin|ibn|al"
 # A number after "No." ("Apartment No. 5"), which Spanish abbreviates "n.º 5".
 NUMBERED = r"No\.\s?\d+(?!\w|[.,]\d)"
 LABEL = "|".join(LABELS)
-# Not before a unit of time: "Exercise 30 minutes a day." is no label.
-LABEL_NUMBER = r"\s(?:\d+(?:\.\d+)*|[A-Z]\d+)[A-Z]?(?![\w-]|[.,]\d|\s+(?:second|minute|hour|day|week|month|year|time)s?\b)"
+# Not before a unit of time: "Exercise 30 minutes a day." is no label. In Roman numerals too ("Chapter IV" came out
+# "Chapter IV explique"); "I" only at a sentence's or clause's end ("in part I think" is none).
+LABEL_NUMBER = (r"\s(?:(?:\d+(?:\.\d+)*|[A-Z]\d+)[A-Z]?|[IVX]{2,}|[VX]|I(?=[.,;:!?)]|$))"
+                r"(?![\w-]|[.,]\d|\s+(?:second|minute|hour|day|week|month|year|time)s?\b)")
 # An ordinal in digits after "on the", "by the", "until the" ... with no noun after it is a day of the month ("on the
 # 14th at 6:45", "by the 15th.", "the 3rd of every month"), which Spanish says with the bare number, "el 14": the model
 # copied it in English ("en el 14th") and a second decoding wrote it as an ordinal ("el 14.º").
@@ -185,7 +187,7 @@ KINDS = (
     # after a preposition or a verb that goes to one ("in room 214", "call extension 4402": "llamar extension a las
     # 4402"), as "the room 5 minutes ago" is no label.
     Kind("label", rf"(?<![\w-])(?:{LABEL}|(?:{LOWER_LABEL_AFTER})(?i:{LABEL})){LABEL_NUMBER}", "number",
-         ("Room 214", "Chapter 12", "Gate B12", "Version 2.4.1", "Terminal 2", "Highway 101")),
+         ("Room 214", "Chapter 12", "Gate B12", "Version 2.4.1", "Terminal 2", "Highway 101", "Chapter IV")),
     # Two numbers with "to" between, a range, a ratio or a score: "4 to 1" came out "4 1", "6 to 8 years" "6 para 8 años".
     # Not a time's ("9:00 to 11:30", spans of their own). With "in", a share, "1 in 10" ("Solo 1 10 personas"); not
     # before a unit of time ("2 in 5 minutes").
