@@ -207,6 +207,11 @@ def test_a_written_date_comes_back_in_spanish_after_el(translation, restored):
     ("Tom lands at 6:45 p.m.", "Tom aterriza a los 37.", "Tom aterriza a las 6:45 p.m."),  # hours are feminine
     ("Tom fell to 8% today.", "Tom cayó a las 45 hoy.", "Tom cayó al 8% hoy."),  # no hour: the articles of a number
     ("Tom is at 555-0199.", "Tom está a las 45.", "Tom está al 555-0199."),
+    ("Tom is at 1-800-555-0199.", "Tom está a las 45.", "Tom está al 1-800-555-0199."),
+    ("Tom left until March 2027.", "Tom se fue hasta 45.", "Tom se fue hasta marzo de 2027."),  # a month and year
+    ("Tom left in March 2027.", "Tom se fue en 45.", "Tom se fue en marzo de 2027."),  # no day: "en" stays
+    ("Tom left until March 2027.", "Tom se fue hasta las 45.", "Tom se fue hasta marzo de 2027."),  # nor an hour's
+    ("March 2027 is far.", "Las 45 está lejos.", "Marzo de 2027 está lejos."),
     ("The bill came to ¥3,000.", "La cuenta llegó a las 45.", "La cuenta llegó a ¥3,000."),  # a sum takes none
     ("Tom set it to 68°F.", "Tom lo puso a las 45.", "Tom lo puso a 68°F."),  # a measure takes no hour's article
     ("Tom won 2-1 today.", "Tom ganó 45 años hoy.", "Tom ganó 2-1 hoy."),  # a stand-in read as an age

@@ -17,6 +17,11 @@ still gets wrong is found in its translation, judged against the source:
   as rule-based systems do: on the test sentences with a rare word, the repair
   left fewer sentences with an invented word and cost less BLEU
   (bench/RESULTS.md).
+- **Compounds said as their first word**: a compound the corpus never shows,
+  of two words it knows ("milkman"), which the model says as its first word
+  alone ("The milkman died." -> "El leche murió.", `said_for_part`, judged by
+  the model's own translation of each word alone), is passed through in a
+  second decoding ("El milkman murió.").
 - **Garbled names**: a translation that invents a capitalised word, a name the
   corpus shows but the model garbled ("San Francisco" -> "Sanupe"), copies a
   name of several words in part ("Salt Lake City" -> "Lake City"), with a word

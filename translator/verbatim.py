@@ -164,12 +164,14 @@ KINDS = (
     Kind("path", r"(?:[A-Za-z]:\\|~/|\.{1,2}/|(?<![\w.])/)[\w.\\/-]*\w"
                  rf"|(?<![\w.])(?:[\w-]+/)*[\w-]+(?:\.[\w-]+)*\.(?:{FILE_ENDINGS})\b(?:/[\w.~%+=&?#/-]*[\w/])?", "place",
          ("config.yaml", "/etc/hosts", "docs/notes.txt", "C:\\Users\\ana\\a.doc", "example.org", "github.com/keras-team")),
-    # The day in words too: "the tenth of May" came out "el diez de mayo de mayo", "the second of January" "el segundo".
-    Kind("written_date", rf"\b(?:{MONTH})\.?\s(?:\d{{1,2}}(?:st|nd|rd|th)?|(?:the\s)?{DAY_WORD}(?![\w-]))(?:,?\s\d{{4}})?(?!\w)"
+    # The day in words too: "the tenth of May" came out "el diez de mayo de mayo", "the second of January" "el segundo";
+    # or none, a month and its year ("postponed until March 2027" came out "hasta que las 2027").
+    Kind("written_date", rf"\b(?:{MONTH})\.?\s(?:of\s)?\d{{4}}(?!\w)"
+                         rf"|\b(?:{MONTH})\.?\s(?:\d{{1,2}}(?:st|nd|rd|th)?|(?:the\s)?{DAY_WORD}(?![\w-]))(?:,?\s\d{{4}})?(?!\w)"
                          rf"|(?:(?<![\w.,])\d{{1,2}}(?:st|nd|rd|th)?\s(?:of\s)?|(?<![\w-]){DAY_WORD}\sof\s)(?:{MONTH})\b"
                          rf"(?:,?\s\d{{4}})?(?!\w)", "number",
          ("March 3, 1998", "June 14th", "4th of August", "2 February 1987", "Sept. 9", "fourteenth of February",
-          "May the twenty-first")),
+          "May the twenty-first", "March 2027")),
     # "#1" too: "the #1 player" came out "el jugador de 1 jugador".
     Kind("numbered", rf"(?<![\w.]){NUMBERED}|(?<![\w#&])#\d+(?![\w#]|[.,]\d)", "number", ("No. 5", "No.12", "#1")),
     Kind("century", r"(?<![\w.,-])\d{1,2}(?:st|nd|rd|th)\s+century(?!\w)", "number", ("19th century", "21st century")),
@@ -201,15 +203,16 @@ KINDS = (
     # Found only after a preposition and "the" (`DAY`): no example stands alone.
     Kind("day", DAY, "number", ()),
     Kind("date", r"(?<![\w/.-])\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?![\w/]|[/.-]\d)", "number", ("12/05/2024", "2024-05-12")),
-    Kind("phone", r"(?<![\w+])(?:\+\d{1,3}(?:[\s-]\d{1,4}){2,5}|(?:\(\d{2,4}\)\s?)?\d{3,4}(?:[\s-]\d{2,4}){1,3})(?![\w-])",
-         "number", ("555-0142", "+34 912 345 678", "(020) 7946 0958", "+44 20 7946 0018")),
+    # With the North American "1" before it ("1-800-555-0199" came out "a las 1-800-555-0199", a digit group's).
+    Kind("phone", r"(?<![\w+])(?:\+\d{1,3}(?:[\s-]\d{1,4}){2,5}|(?:1[\s-])?(?:\(\d{2,4}\)\s?)?\d{3,4}(?:[\s-]\d{2,4}){1,3})(?![\w-])",
+         "number", ("555-0142", "+34 912 345 678", "(020) 7946 0958", "+44 20 7946 0018", "1-800-555-0199")),
     # A ratio, "3:1" or "16:9", that no time is (a time's minutes are two digits): "en una 3:1: 1 ratio" otherwise.
     # A height in feet and inches, "5'11\"", came out "5 11 \"". Dimensions, "30 x 20 x 15 cm", "30 completas 15 cm 20".
     Kind("serial", r"(?<![\w-])\d+(?:-\d+)+(?![\w-])|(?<![\w/.,])\d+/\d+(?![\w/]|[.,]\d)"
                    r"|(?<![\w:.,])\d+(?::\d+)+(?![\w:]|[.,]\d)"
                    r"|(?<![\w.,'’])\d{1,2}['’′]\s?\d{1,2}(?:[\"”″]|(?![\w.,]))"
                    rf"|(?<![\w.,])\d+(?:[.,]\d+)?(?:(?:\s?×\s?|\sx\s)\d+(?:[.,]\d+)?)+(?:\s?(?:{UNITS})(?![\w/°]))?(?![\w])",
-         "number", ("90210-1234", "978-3-16-148410-0", "1-800-555-0199", "120/80", "24/7", "3:1", "16:9", "5'11\"",
+         "number", ("90210-1234", "978-3-16-148410-0", "120/80", "24/7", "3:1", "16:9", "5'11\"",
                     "6′2″", "30 x 20 x 15 cm", "1920×1080")),
     # A unit in words ("4.5 kilograms", "70 square meters"), which the model copied, dropped or garbled ("3alnes" for
     # "3 gallons", "metros de plaza"): written back in Spanish, but first left to the model (`tried`).
@@ -379,14 +382,15 @@ def spanish_date(written):
 
     >>> spanish_date("March 3, 1998"), spanish_date("4th of August"), spanish_date("Sept. 9")
     ('3 de marzo de 1998', '4 de agosto', '9 de septiembre')
-    >>> spanish_date("the twenty first of May, 1990"), spanish_date("Fourth of July")
-    ('21 de mayo de 1990', '4 de julio')
+    >>> spanish_date("the twenty first of May, 1990"), spanish_date("Fourth of July"), spanish_date("March of 2027")
+    ('21 de mayo de 1990', '4 de julio', 'marzo de 2027')
     """
     month = next(i for i, name in enumerate(MONTHS) if re.search(rf"\b{name[:3]}", written))
     in_words = re.search(DAY_WORD, written)
-    day, *year = ([str(ORDINAL_DAYS.index(re.sub(r"\s", "-", in_words[0].lower())) + 1)] if in_words else []) + [
-        str(int(digits)) for digits in re.findall(r"\d+", written)]
-    return " de ".join([day, MESES[month], *year])
+    numbers = [str(int(digits)) for digits in re.findall(r"\d+", written)]
+    day = [str(ORDINAL_DAYS.index(re.sub(r"\s", "-", in_words[0].lower())) + 1)] if in_words else [
+        number for number in numbers[:1] if len(number) <= 2]
+    return " de ".join([*day, MESES[month], *numbers[len(day) if not in_words else 0:]])
 
 
 # A month's name said as a time, not a person's ("in June", "last August", "June 3", "was November"); "May" is a verb
@@ -828,7 +832,7 @@ def restore(translation, source, spans, meanings):
     # it as one ("se mudó a las 12 de diciembre" -> "al 12 de diciembre", "la batería está a las 80 por ciento" -> "al
     # 80"; not "todos los 4 de julio"), and "en" or "en el" before a day ("llega en la 11 de enero" -> "el 11 de enero";
     # "en el 80 por ciento de los casos" is Spanish).
-    days = {span.value for span in spans if span.kind in ("written_date", "date", "day")}
+    days = {span.value for span in spans if span.kind in ("written_date", "date", "day") and span.value[0].isdigit()}
     numbers = {span.value for span in spans if span.value.endswith((" por ciento", "%")) or span.kind == "phone"}
     for value in days | numbers:
         whole = rf"{re.escape(value)}(?!\w|[.,]\d)"  # a day's "14" is no "145"
@@ -836,6 +840,10 @@ def restore(translation, source, spans, meanings):
         translation = re.sub(rf"(?<!\w)([Ll])as? (?={whole})", lambda m: ("E" if m[1] == "L" else "e") + "l ", translation)
     for day in days:
         translation = re.sub(rf"(?<!\w)([Ee])n(?: (?:el|los))? (?={re.escape(day)}(?!\w|[.,]\d))", r"\1l ", translation)
+    # A month and its year take no article: "hasta las marzo de 2027" -> "hasta marzo de 2027".
+    for month in {span.value for span in spans if span.kind == "written_date" and not span.value[0].isdigit()}:
+        translation = re.sub(rf"(?<!\w)([Ll])(?:as?|os) ({re.escape(month[0])})(?={re.escape(month[1:])})",
+                             lambda m: m[2].upper() if m[1] == "L" else m[2], translation)
     # A sum takes none: "la cuenta llegó a las ¥3,000" -> "a ¥3,000"; a measure takes no hour's ("pon el termostato a
     # las 68°F" -> "a 68°F"; "a los 5 km de aquí" is Spanish).
     sums = {span.value: "l(?:as?|os)" for span in spans if re.search(rf"[{SIGNS}]|\b(?:{CODES})\b", span.value)}
