@@ -38,6 +38,15 @@ def values(text, counts=COUNTS):
     return [(span.kind, span.value) for span in verbatim.find(text, counts)]
 
 
+@pytest.mark.parametrize("text, names", [
+    ("Help is here.", []),  # a first word the corpus has seen (only capitalised) may be no name
+    ("NASA's mission is here.", ["NASA"]),  # but in capitals it is an acronym, rare as the corpus shows it
+])
+def test_a_first_word_the_corpus_has_seen_is_a_name_only_in_capitals(text, names):
+    counts = {"Help": 2, "NASA": 2, "mission": 9, "is": 9, "here": 9}
+    assert [span.value for span in verbatim.find(text, counts)] == names
+
+
 @pytest.mark.parametrize("kind, example", [(kind.name, example) for kind in verbatim.KINDS for example in kind.examples])
 def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     for text in (f"{example} is here", f"Look at {example} now", f"Look at {example}."):

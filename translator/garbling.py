@@ -561,7 +561,8 @@ def lost_names(translation, source, counts, lexicon, forms=None):
 def wrong_numbers(translation, source, keep=()):
     """The numbers `translation` got wrong, the worst thing a translation can say, as `(changed, dropped)`.
 
-    Changed: its digit runs that neither `source` nor the strings `keep` hold ("3 items" -> "35"), and the numbers
+    Changed: its digit runs that neither `source` nor the strings `keep` hold ("3 items" -> "35"), a small number
+    said more often than the source says it ("for two hours" -> "de dos horas por dos horas"), and the numbers
     with a scale it says in Spanish (`numbers.spanish_numbers`) whose value the source does not hold ("50 million"
     -> "50 mil millones"), and the smaller ones it says in Spanish words that the source says in no way
     (`made_up_words`). Dropped: the small numbers of `source` (`numbers.small_numbers`) that it neither writes as
@@ -597,6 +598,10 @@ def wrong_numbers(translation, source, keep=()):
     [['2nd'], ['2nd'], ['2nd']]
     >>> wrong_numbers("Llega el 14 a las 6.", "He lands on the 14th at 6.")  # a day of the month (`verbatim.DAY`)
     ([], [])
+    >>> wrong_numbers("Estuvo caído de dos horas por dos horas.", "It was down for two hours.")
+    (['2'], [])
+    >>> wrong_numbers("Cuesta el doble que hace dos años.", "It costs double what it did two years ago.")
+    ([], [])
     """
     scaled = list(numbers.SCALED.finditer(source))
     scaled_values = [numbers.values_of(match.group("number")) for match in scaled]
@@ -611,8 +616,10 @@ def wrong_numbers(translation, source, keep=()):
     held |= {str(value) for value in small_values} | {str(value) for _, value, _ in ordinal_words}
     written = re.findall(r"\d+", translation)
     times = collections.Counter(small_values)
-    said = {value: written.count(str(value)) + len(re.findall(rf"(?<!\w){numbers.said(value)}(?!\w)", translation, re.IGNORECASE))
-            for value in times}
+    def times_said(value, also=True):
+        return written.count(str(value)) + len(re.findall(rf"(?<!\w){numbers.said(value, also)}(?!\w)", translation,
+                                                          re.IGNORECASE))
+    said = {value: times_said(value) for value in times}
     dropped = list(dict.fromkeys(small.group() for small, value in zip(smalls, small_values) if said[value] < times[value]))
     dropped += [ordinal.group() for ordinal in numbers.ORDINAL.finditer(source)
                 if not re.search(numbers.said_ordinal(int(ordinal.group(1))) + (
@@ -626,9 +633,14 @@ def wrong_numbers(translation, source, keep=()):
                                  translation)]
     in_words = numbers.spanish_numbers(translation)
     changed = [number for number in written if number not in held]
-    # A number written twice in a row that the source writes once ("Por cierto, las 7 7.") is one made up.
-    changed += [repeat[0] for repeat in REPEATED_NUMBER.finditer(translation)
-                if not re.search(rf"(?<![\w.,]){repeat[1]}\s+{repeat[1]}(?!\w|[.,]\d)", source)]
+    # A number written twice in a row that the source writes once ("Por cierto, las 7 7.") is one made up; so is one
+    # said more often than the source says it elsewhere ("for two hours" -> "de dos horas por dos horas"), though not
+    # one, whose "un" and "una" are articles too, and in digits or words only ("doble" may say "double").
+    repeats = [repeat for repeat in REPEATED_NUMBER.finditer(translation)
+               if not re.search(rf"(?<![\w.,]){repeat[1]}\s+{repeat[1]}(?!\w|[.,]\d)", source)]
+    changed += [repeat[0] for repeat in repeats]
+    changed += [str(value) for value in times if value > 1 and str(value) not in {repeat[1] for repeat in repeats}
+                and times_said(value, also=False) > times[value]]
     if in_words:  # most translations say no number with a scale: the source's values are not needed
         in_source = numbers.values_in(" ".join([source, *keep]))
         changed += [text for text, values in in_words if in_source.isdisjoint(values)]

@@ -383,8 +383,9 @@ def spanish_fraction(match):
     return f"{'un' if count == 1 else spanish_number(count)} {part}{'s' if count > 1 else ''}"
 
 
-def said(value):
-    """A regular expression of `value` (0 to 99) in Spanish words, any gender ("veintiún", "una"), or as `SAID_ALSO`."""
+def said(value, also=True):
+    """A regular expression of `value` (0 to 99) in Spanish words, any gender ("veintiún", "una"), or (with `also`) as
+    `SAID_ALSO`."""
     words = re.escape(spanish_number(value))
     words = words[:-3] + "(?:uno|una|un|ún)" if words.endswith("uno") else words
-    return f"(?:{words}{SAID_ALSO.get(value, '')})"
+    return f"(?:{words}{SAID_ALSO.get(value, '') if also else ''})"

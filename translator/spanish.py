@@ -135,7 +135,7 @@ def articles(translation):
 # "The" opening a text before a name, or a word passed through as one, which the model copied with the stand-in as a
 # piece of it ("The Beatles came from Liverpool." -> "The Beatles vino de Liverpool.", "The bellboy will show you …"
 # -> "The bellboy te va a mostrar …").
-_OPENING_THE = re.compile(r"^([\s\"'¿¡(]*)The (?=(?:[A-ZÀ-ÖØ-Þ]\S*\s+)*[A-ZÀ-ÖØ-Þ]\S*?(s?)(?!\S)|[a-zà-ÿ]+?(s?)(?!\S))")
+_OPENING_THE = re.compile(r"^([\s\"'¿¡(]*)The (?=(?:[A-ZÀ-ÖØ-Þ]\S*\s+)*[A-ZÀ-ÖØ-Þ]\S*?(s?)(?!\S)|[a-zà-ÿ]\S*?(s?)(?!\S))")
 
 
 def english_article(translation, source):
@@ -152,6 +152,8 @@ def english_article(translation, source):
     'The Guardian lo dijo.'
     >>> english_article("The bellboys te van a mostrar.", "The bellboys will show you.")  # a word passed through
     'Los bellboys te van a mostrar.'
+    >>> english_article("The iPad cuesta $499.", "The iPad mini costs $499.")
+    'El iPad cuesta $499.'
     """
     if not _OPENING_THE.match(source):
         return translation

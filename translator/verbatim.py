@@ -129,6 +129,9 @@ DAY = ("(?:" + "|".join(rf"(?<=\b[{word[0]}{word[0].upper()}]{word[1:]} the )" f
 # The words after which a label may be in lower case.
 LOWER_LABEL_AFTER = "|".join(f"(?<={word} )" for word in ("in", "on", "at", "to", "from", "into", "see", "read", "call",
                                                             "dial", "take", "watch"))
+# A product's edition after its code or version, part of its name: "iPhone 16 Pro" came out "el iPhone 16", "Pro" read
+# as a word the corpus knows in lower case.
+EDITIONS = ("Pro", "Max", "Plus", "Ultra", "Mini", "Air", "Lite", "SE", "Home")
 # The last word of a company's name: the words before it are its name, though the corpus knows them ("Apple Inc.").
 COMPANIES = ("Inc", "Corp", "Ltd", "LLC", "Co", "GmbH", "PLC")
 # Initials with full stops: "U.K.", "E.U.".
@@ -225,12 +228,13 @@ KINDS = (
                    rf"|(?<![\w.,])[-+−]?[{SIGNS}]\d+\w*",
          "number", ("8,336,817", "3.14", "-5", "$20", "€1,200.50", "45%", "1999", "250 ml", "90 km/h", "98.6 °F", "4 USD",
                     "US$ 899", "CHF 20", "₹500", "1.2k", "$1.5M", "2½", "¾", "3.9 percent", "minus 12")),
-    Kind("code", r"(?<![\w-])(?!\d+(?:st|nd|rd|th|s)\b)(?=[\w.#&*+=~^-]*[\d_])(?=[\w.#&*+=~^-]*[A-Za-z])"
+    Kind("code", r"(?:(?<![\w-])(?!\d+(?:st|nd|rd|th|s)\b)(?=[\w.#&*+=~^-]*[\d_])(?=[\w.#&*+=~^-]*[A-Za-z])"
                  r"[A-Za-z0-9]+(?:[._#&*+=~^-][A-Za-z0-9]+)*(?![\w-])"
-                 r"|(?<!\w)(?:[A-Za-z][a-z]*[A-Z][a-z][A-Za-z]*|[a-z]+[A-Z]{2,}[a-z]*)(?:\s\d+(?:\.\d+)*[A-Za-z]*)?(?!\w)"
+                 r"|(?<!\w)(?:[A-Za-z][a-z]*[A-Z][a-z][A-Za-z]*|[a-z]+[A-Z]{2,}[a-z]*)(?:\s\d+(?:\.\d+)*[A-Za-z]*)?(?!\w))"
+                 rf"(?:\s(?:{'|'.join(EDITIONS)})(?![\w-]))*"
                  r"|(?<![\w+])(?:Ctrl|Alt|Shift|Cmd|Option|Fn|Win)(?:\+\w+)+(?![\w+])|(?<![\w-])--[A-Za-z][\w-]*"
                  r"|(?<![\w&])[A-Z]+&[A-Z]+(?![\w&])", "name",
-         ("SUMMER2027", "221B", "BA117", "v2.3.1", "iPhone 15", "PlayStation 5", "iOS 17.2", "macOS", "hunter2",
+         ("SUMMER2027", "221B", "BA117", "v2.3.1", "iPhone 15", "PlayStation 5", "iOS 17.2", "macOS", "hunter2", "iPhone 16 Pro",
           "max_retries", "HomeNet_5G", "Xk7#pQ2", "Ctrl+Alt+Delete", "--dry-run", "R&D", "AT&T")),
     # "etc." ends a list the model reads as one more item: "huevos, la etuada" unless a name stands in for it. Its
     # full stop is the span's only when the sentence goes on: a sentence the model sees end in none runs on.
@@ -611,8 +615,10 @@ def find(text, counts, glossary_spans=()):
             value = IN_SPANISH.get(kind, str)(text[start:end])
             if not wanted(kind, value, counts) or any(a < end and start < b for a, b in taken):
                 continue
-            # A sentence's first word that the corpus has seen ("Help!", seen only capitalised) may be no name.
-            if kind == "name" and " " not in value and counts.get(value) and opens_sentence(text, start):
+            # A sentence's first word that the corpus has seen ("Help!", seen only capitalised) may be no name; in
+            # capitals, it is an acronym ("NASA's Artemis II mission" came out "… misión de NA …").
+            if (kind == "name" and " " not in value and counts.get(value) and opens_sentence(text, start)
+                    and not is_acronym(value)):
                 continue
             spans.append(Span(start, end, kind, value))
             taken.append((start, end))
