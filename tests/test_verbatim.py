@@ -38,6 +38,12 @@ def values(text, counts=COUNTS):
     return [(span.kind, span.value) for span in verbatim.find(text, counts)]
 
 
+@pytest.mark.parametrize("text", ["Call extension 4402 now.", "Please call extension 4402 now."])
+def test_a_label_in_lower_case_after_a_verb_that_goes_to_it_opening_the_sentence_or_not(text):
+    counts = {"Call": 9, "call": 9, "Please": 9, "please": 9, "now": 9}
+    assert [(span.kind, span.value) for span in verbatim.find(text, counts)] == [("label", "la extensión 4402")]
+
+
 @pytest.mark.parametrize("text, names", [
     ("Help is here.", []),  # a first word the corpus has seen (only capitalised) may be no name
     ("NASA's mission is here.", ["NASA"]),  # but in capitals it is an acronym, rare as the corpus shows it
@@ -229,6 +235,7 @@ def test_a_written_date_comes_back_in_spanish_after_el(translation, restored):
     ("Tom pays by 12/25/2024.", "Tom paga a las 45.", "Tom paga al 12/25/2024."),
     ("Tom lands on the 14th at 6.", "Tom aterriza en el 45 a las 6.", "Tom aterriza el 14 a las 6."),  # a day, bare
     ("Tom lands on the 3rd.", "Tom aterriza a las 45.", "Tom aterriza al 3."),
+    ("Tom pays before the 15th.", "Tom paga antes de los 45.", "Tom paga antes del 15."),
     ("Tom pays by the 3rd of every month.", "Tom paga en el 45 de cada mes.", "Tom paga el 3 de cada mes."),
     ("Tom came on the 3rd, in 35 cars.", "Tom vino en el 45, en 37 coches.", "Tom vino el 3, en 35 coches."),  # no "35"
     ("Tom is in Ticket 3381.", "Tom está en 45.", "Tom está en el ticket 3381."),

@@ -77,6 +77,7 @@ RESTART = "El|La|Los|Las|Un|Una|Unos|Unas|Se|De|Del|Al|Y|En|Es|Le|Lo"
 # those of a word's forms ("fathers" is no "fat" and "hers", "armies" no "arm" and "ies").
 SUFFIXES = ("ate", "less", "able", "ship", "hood", "ward", "wards", "age")
 FORMS = {"s": "", "es": "", "ed": "", "d": "", "ing": "", "ies": "y", "er": "", "ers": ""}
+# Spanish articles: the word after one is a noun.
 ARTICLES = {"el", "la", "los", "las", "un", "una", "unos", "unas"}
 # Spanish words that say nothing of a word's meaning: its translation alone ("La leche.") is said by the others.
 FUNCTION_WORDS = ARTICLES | {"de", "del", "a", "al", "y", "o", "en", "que", "es", "se", "lo", "le", "por", "para", "con",
@@ -158,8 +159,8 @@ def invented_first(translation, source, lexicon, keep=(), noun=False):
     >>> [invented_first(out, "Tickets cost 15.", {"las", "cuestan"}) for out in ("Las mascos cuestan 15.",
     ...                                                                         "Las cuestan mascos 15.")]
     [True, False]
-    >>> invented_first("Olvídate de él.", "Forget him.", {"de", "él"}), invented_first("Olvídate de él.", "Forget him.", {"de", "él"}, noun=True)
-    (True, False)
+    >>> [invented_first("Olvídate de él.", "Forget him.", {"de", "él"}, noun=noun) for noun in (False, True)]
+    [True, False]
     """
     first = WORD.findall(translation)[:2]
     if noun and not (first and first[0].lower() in ARTICLES):
@@ -193,11 +194,11 @@ def first_words_as_names(translation, source, counts, lexicon, opening=False):
     """
     copied = set(WORD.findall(translation))
     spelled = {_folded(word.group())[:3] for word in invented(translation, source, lexicon) if word.group()[0].isupper()}
-    opening = next(WORD.finditer(source), None) if opening and invented_first(translation, source, lexicon, noun=True) else None
+    opening = opening and invented_first(translation, source, lexicon, noun=True) and next(WORD.finditer(source), None)
     return [match.group() for match in WORD.finditer(source)
             if starts_sentence(source, match.start()) and match.group()[0].isupper()
             and ((match.group() in copied and not re.match(r"\s+[A-ZÀ-ÖØ-Þ\d]", source[match.end():]))
-                 or _folded(match.group())[:3] in spelled or (opening is not None and match.start() == opening.start()))
+                 or _folded(match.group())[:3] in spelled or (opening and match.start() == opening.start()))
             and counts.get(match.group().lower(), 0) >= max(MIN_COUNT, 4 * counts.get(match.group(), 0))
             and match.group().lower() not in lexicon]
 
@@ -749,8 +750,8 @@ _OPENING_VERSION = re.compile(r"[\s\"'(]*([A-Z][a-z]+)\s\d+(?:\.\d+)*(?![\w-]|[.
 def opening_version(translation, source, lexicon, spans, keep=()):
     """`spans` and, as a name, the name and version opening `source` (`_OPENING_VERSION`: not a label, month or
     weekday), whose name is a word the corpus knows in lower case, so that `verbatim` left it to the model ("Windows",
-    "windows"), when `translation` opens with a word it invented in its place (`invented_first`: "Las cdoles 11 …"): for a
-    second decoding. `spans` as they are otherwise: "In 1950, ..." comes out "En 1950, ...", nothing invented.
+    "windows"), when `translation` opens with a word it invented in its place (`invented_first`: "Las cdoles 11 …"):
+    for a second decoding. `spans` as they are otherwise: "In 1950, ..." comes out "En 1950, ...", nothing invented.
 
     >>> source, lexicon = "Windows 11 keeps crashing.", {"las", "sigue", "fallando"}
     >>> [[s.value for s in opening_version(out, source, lexicon, [Span(8, 10, "number", "11")])]

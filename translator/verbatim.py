@@ -126,9 +126,9 @@ _DAY_AFTER = ("on", "by", "until", "till", "before", "after", "from", "since", "
 DAY = ("(?:" + "|".join(rf"(?<=\b[{word[0]}{word[0].upper()}]{word[1:]} the )" for word in _DAY_AFTER)
        + r")\d{1,2}(?:st|nd|rd|th)(?![\w-])(?!\s+(?!(?:at|is|was|will|now|then|and|or|to|until|till|by|before|after|"
        r"through|this|next|of\s+(?:every|each|the|this|next)\s+month)\b)[a-z])")
-# The words after which a label may be in lower case.
-LOWER_LABEL_AFTER = "|".join(f"(?<={word} )" for word in ("in", "on", "at", "to", "from", "into", "see", "read", "call",
-                                                            "dial", "take", "watch"))
+# The words after which a label may be in lower case ("Call extension 4402" opening a sentence too).
+LOWER_LABEL_AFTER = "|".join(f"(?<=[{word[0]}{word[0].upper()}]{word[1:]} )"
+                             for word in ("in", "on", "at", "to", "from", "into", "see", "read", "call", "dial", "take", "watch"))
 # A product's edition after its code or version, part of its name: "iPhone 16 Pro" came out "el iPhone 16", "Pro" read
 # as a word the corpus knows in lower case.
 EDITIONS = ("Pro", "Max", "Plus", "Ultra", "Mini", "Air", "Lite", "SE", "Home")
@@ -836,13 +836,13 @@ def restore(translation, source, spans, meanings):
     # Spanish says "el" before a day ("nació el 3 de marzo", "el 15/03/2024"), a percentage ("el 80 por ciento") and a
     # phone number ("llámame al 555-0199"); before their stand-in, a number, the model wrote an article of hours, reading
     # it as one ("se mudó a las 12 de diciembre" -> "al 12 de diciembre", "la batería está a las 80 por ciento" -> "al
-    # 80"; not "todos los 4 de julio"), and "en" or "en el" before a day ("llega en la 11 de enero" -> "el 11 de enero";
-    # "en el 80 por ciento de los casos" is Spanish).
+    # 80", "antes de los 15" -> "antes del 15"; not "todos los 4 de julio"), and "en" or "en el" before a day ("llega en
+    # la 11 de enero" -> "el 11 de enero"; "en el 80 por ciento de los casos" is Spanish).
     days = {span.value for span in spans if span.kind in ("written_date", "date", "day") and span.value[0].isdigit()}
     numbers = {span.value for span in spans if span.value.endswith((" por ciento", "%")) or span.kind == "phone"}
     for value in days | numbers:
         whole = rf"{re.escape(value)}(?!\w|[.,]\d)"  # a day's "14" is no "145"
-        translation = re.sub(rf"(?<!\w)([Aa]) l(?:as?|os) (?={whole})", r"\1l ", translation)
+        translation = re.sub(rf"(?<!\w)([Aa]|[Dd]e) l(?:as?|os) (?={whole})", r"\1l ", translation)
         translation = re.sub(rf"(?<!\w)([Ll])as? (?={whole})", lambda m: ("E" if m[1] == "L" else "e") + "l ", translation)
     for day in days:
         translation = re.sub(rf"(?<!\w)([Ee])n(?: (?:el|los))? (?={re.escape(day)}(?!\w|[.,]\d))", r"\1l ", translation)
