@@ -599,6 +599,8 @@ def wrong_numbers(translation, source, keep=()):
     [['2nd'], ['2nd'], ['2nd']]
     >>> wrong_numbers("Llega el 14 a las 6.", "He lands on the 14th at 6.")  # a day of the month (`verbatim.DAY`)
     ([], [])
+    >>> wrong_numbers("Nos vemos en la 5th Ave.", "Meet me on 5th Ave.", keep=["5th Ave"])  # a span as written
+    ([], [])
     >>> wrong_numbers("Estuvo caído de dos horas por dos horas.", "It was down for two hours.")
     (['2'], [])
     >>> wrong_numbers("Cuesta el doble que hace dos años.", "It costs double what it did two years ago.")
@@ -623,7 +625,8 @@ def wrong_numbers(translation, source, keep=()):
     said = {value: times_said(value) for value in times}
     dropped = list(dict.fromkeys(small.group() for small, value in zip(smalls, small_values) if said[value] < times[value]))
     dropped += [ordinal.group() for ordinal in numbers.ORDINAL.finditer(source)
-                if not re.search(numbers.said_ordinal(int(ordinal.group(1))) + (
+                if not any(ordinal.group() in WORD.findall(kept) for kept in keep)  # "5th Ave", a span as written
+                and not re.search(numbers.said_ordinal(int(ordinal.group(1))) + (
                     rf"|(?<![\w.,]){ordinal.group(1)}(?!\w|[.,]\d)" if DAY.match(source, ordinal.start()) else ""), translation)]
     dropped += [many.group() for many in numbers.MANY.finditer(source)
                 if not all(re.search(numbers.said_many(word), translation) for word in numbers.many_words(many))]

@@ -87,7 +87,8 @@ STRAIGHT = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "…":
 SPELLED_OUT = {"e.g.": "for example", "i.e.": "that is", "u": "you", "r": "are", "ur": "your", "pls": "please",
                "plz": "please", "thx": "thanks", "btw": "by the way", "gonna": "going to", "gotta": "got to",
                "idk": "I don't know", "congrats": "congratulations", "omg": "oh my God", "tmrw": "tomorrow",
-               "cuz": "because", "msg": "message", "vs.": "against", "vs": "against", "approx.": "about"}
+               "cuz": "because", "msg": "message", "vs.": "against", "vs": "against", "approx.": "about",
+               "mins": "minutes", "hrs": "hours", "secs": "seconds"}
 # Not inside an address, a path or a handle ("example.com/u/r").
 _ABBREVIATED = re.compile(r"(?<![\w.'/@#-])(?i:" + "|".join(re.escape(key).replace(r"\.", r"\.\s?").removesuffix(r"\s?")
                                                          for key in SPELLED_OUT) + r")(?![\w'/@-]|\.\w)")

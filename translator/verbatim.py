@@ -129,6 +129,8 @@ DAY = ("(?:" + "|".join(rf"(?<=\b[{word[0]}{word[0].upper()}]{word[1:]} the )" f
 # The words after which a label may be in lower case ("Call extension 4402" opening a sentence too).
 LOWER_LABEL_AFTER = "|".join(f"(?<=[{word[0]}{word[0].upper()}]{word[1:]} )"
                              for word in ("in", "on", "at", "to", "from", "into", "see", "read", "call", "dial", "take", "watch"))
+# The words of a street's name after its number.
+STREETS = ("Avenue", "Ave", "Street", "St", "Boulevard", "Blvd", "Road", "Rd", "Place", "Pl", "Drive", "Dr", "Lane", "Ln")
 # A product's edition after its code or version, part of its name: "iPhone 16 Pro" came out "el iPhone 16", "Pro" read
 # as a word the corpus knows in lower case.
 EDITIONS = ("Pro", "Max", "Plus", "Ultra", "Mini", "Air", "Lite", "SE", "Home")
@@ -177,6 +179,9 @@ KINDS = (
           "May the twenty-first", "March 2027")),
     # "#1" too: "the #1 player" came out "el jugador de 1 jugador".
     Kind("numbered", rf"(?<![\w.]){NUMBERED}|(?<![\w#&])#\d+(?![\w#]|[.,]\d)", "number", ("No. 5", "No.12", "#1")),
+    # A numbered street, a name ("Meet me at Starbucks on 5th Ave." came out "… a Ave a las 5.ª"): as written.
+    Kind("street", rf"(?<![\w.,-])\d+(?:st|nd|rd|th)\s(?:{'|'.join(STREETS)})(?!\w)", "place",
+         ("5th Ave", "42nd Street", "3rd St")),
     Kind("century", r"(?<![\w.,-])\d{1,2}(?:st|nd|rd|th)\s+century(?!\w)", "number", ("19th century", "21st century")),
     # A decade with its "the" (and an "in" before "the early"; in words, "and" or "or" does: "the sixties and
     # seventies"): the model read "the 1990s" as "los 190", "the 80s" as "los ochos" and "the sixties" as "los seis
@@ -257,7 +262,7 @@ KINDS = (
 )
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
-ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "measure", "numbered", "century", "decade", "label", "address",
+ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "street", "measure", "numbered", "century", "decade", "label", "address",
           "range", "time", "phone", "date", "serial", "code", "etc", "title", "symbol"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
