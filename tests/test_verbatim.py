@@ -84,6 +84,8 @@ def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     ("Tom pays by the 1st of every month", [("day", "1")]),
     ("Tom came on the 2nd floor", []),  # an ordinal before a noun is no day
     ("Tom is in Chapter IV now", [("label", "el capítulo IV")]),  # a label's number in Roman numerals
+    ("Tom saw Grandma today", [("address", "la abuela")]),  # a grandparent called as by a name
+    ("Grandma, Tom is here", [("name", "Grandma")]),  # not when called: a name as any other
     ("Tom read Part I.", [("label", "la parte I")]),
     ("Tom was in part I think", []),  # "I" a pronoun
     ("Tom was the 3rd.", []),  # nor one after no preposition
@@ -247,6 +249,8 @@ def test_a_written_date_comes_back_in_spanish_after_el(translation, restored):
     ("Tom comes at 1:30 p.m.", "Tom viene a 45.", "Tom viene a la 1:30 p.m."),
     ("Tom is in Building 4, Room 12.", "Tom está en 45,37.", "Tom está en el edificio 4, la habitación 12."),
     ("Aunt Linda sent it.", "John lo envió.", "La tía Linda lo envió."),  # kin before a name, as Spanish says it
+    ("Grandpa saw Tom today.", "John vio a Tom hoy.", "El abuelo vio a Tom hoy."),  # a grandparent alone, as a name
+    ("Tom fought in World War I.", "Tom luchó en la John.", "Tom luchó en la Primera Guerra Mundial."),  # no "Segunda"
     ("I saw King Olav.", "Vi al John.", "Vi a el rey Olav."),  # a rank; "al" again: `spanish.articles`
     ("Tom visited Uncle Bob.", "Tom visitó a John.", "Tom visitó a el tío Bob."),  # "al": `spanish.articles`
     ("Tom saw Grandma Rose.", "Tom vio a la John.", "Tom vio a la abuela Rose."),

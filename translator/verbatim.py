@@ -131,6 +131,10 @@ LOWER_LABEL_AFTER = "|".join(f"(?<=[{word[0]}{word[0].upper()}]{word[1:]} )"
                              for word in ("in", "on", "at", "to", "from", "into", "see", "read", "call", "dial", "take", "watch"))
 # The words of a street's name after its number.
 STREETS = ("Avenue", "Ave", "Street", "St", "Boulevard", "Blvd", "Road", "Rd", "Place", "Pl", "Drive", "Dr", "Lane", "Ln")
+# Kin that a family calls by it, as by a name, capitalised: "Grandpa turns 80 next Sunday." came out "Grandpa gira a
+# 80 …" (the corpus shows "grandpa" three times); alone it comes out as Spanish says it too, "el abuelo". Not when
+# called, between commas ("Grandma, can you hear me?"), where Spanish says no article.
+GRANDPARENTS = ("Grandma", "Granny", "Grandpa", "Grandmother", "Grandfather")
 # A product's edition after its code or version, part of its name: "iPhone 16 Pro" came out "el iPhone 16", "Pro" read
 # as a word the corpus knows in lower case.
 EDITIONS = ("Pro", "Max", "Plus", "Ultra", "Mini", "Air", "Lite", "SE", "Home")
@@ -182,6 +186,9 @@ KINDS = (
     # A numbered street, a name ("Meet me at Starbucks on 5th Ave." came out "… a Ave a las 5.ª"): as written.
     Kind("street", rf"(?<![\w.,-])\d+(?:st|nd|rd|th)\s(?:{'|'.join(STREETS)})(?!\w)", "place",
          ("5th Ave", "42nd Street", "3rd St")),
+    # A world war by its number, which the model knows as "la Segunda Guerra Mundial" but changed for the first ("World
+    # War I" came out "la Segunda Guerra Mundial" or "la Guerra Mundial"): as Spanish says it, with its article.
+    Kind("war", r"\bWorld\sWar\s(?:II|I)(?![\w-])", "name", ("World War I", "World War II")),
     Kind("century", r"(?<![\w.,-])\d{1,2}(?:st|nd|rd|th)\s+century(?!\w)", "number", ("19th century", "21st century")),
     # A decade with its "the" (and an "in" before "the early"; in words, "and" or "or" does: "the sixties and
     # seventies"): the model read "the 1990s" as "los 190", "the 80s" as "los ochos" and "the sixties" as "los seis
@@ -247,8 +254,10 @@ KINDS = (
     # A form of address before a name, kin or rank ("Aunt Linda", "Queen Elizabeth"), or a mountain's or lake's word
     # ("Mt. Fuji"), which the model read as pieces of a name or lost: written back as Spanish says it, "la tía
     # Linda", "la reina Elizabeth", "el monte Fuji".
-    Kind("address", rf"(?<![\w-])(?:{'|'.join(map(re.escape, ADDRESS))})\s{CAPITALISED}(?:\s(?!I\b){CAPITALISED})*",
-         "name", ("Aunt Linda", "Uncle Bob", "Grandma Rose Miller", "Queen Elizabeth II", "Pope Francis", "Mt. Fuji")),
+    Kind("address", rf"(?<![\w-])(?:{'|'.join(map(re.escape, ADDRESS))})\s{CAPITALISED}(?:\s(?!I\b){CAPITALISED})*"
+                    rf"|(?<![\w-])(?<!,\s)(?:{'|'.join(GRANDPARENTS)})(?![\w-])(?!\s[A-ZÀ-ÖØ-Þ])(?!\s*,)",
+         "name", ("Aunt Linda", "Uncle Bob", "Grandma Rose Miller", "Queen Elizabeth II", "Pope Francis", "Mt. Fuji",
+                  "Grandpa")),
     Kind("title", rf"\b(?:(?:{'|'.join(TITLES)})\.?|{'|'.join(OFFICES)})\s{CAPITALISED}(?:\s{CAPITALISED})*", "name",
          ("Dr. Okonkwo", "Mrs. Smith", "Prof. Ada Lovelace", "Judge Rodriguez", "Detective Sarah Lund")),
     # Emoji (with skin tones, joined sequences and flags) are no text for the model, which writes words for them
@@ -262,7 +271,7 @@ KINDS = (
 )
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
-ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "street", "measure", "numbered", "century", "decade", "label", "address",
+ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "street", "war", "measure", "numbered", "century", "decade", "label", "address",
           "range", "time", "phone", "date", "serial", "code", "etc", "title", "symbol"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
@@ -473,6 +482,15 @@ def spanish_decade(written):
     return decade
 
 
+def spanish_war(written):
+    """A world war by its number as Spanish says it, with its article.
+
+    >>> spanish_war("World War I"), spanish_war("World War II")
+    ('la Primera Guerra Mundial', 'la Segunda Guerra Mundial')
+    """
+    return f"la {'Segunda' if written.endswith('II') else 'Primera'} Guerra Mundial"
+
+
 def spanish_label(written):
     """A label with its Spanish noun and article (`LABELS`).
 
@@ -488,9 +506,11 @@ def spanish_address(written):
 
     >>> spanish_address("Aunt Linda"), spanish_address("Grandpa Joe Smith"), spanish_address("Queen Elizabeth II")
     ('la tía Linda', 'el abuelo Joe Smith', 'la reina Elizabeth II')
+    >>> spanish_address("Grandma")
+    'la abuela'
     """
-    address, name = written.split(maxsplit=1)
-    return f"{ADDRESS[address]} {name}"
+    address, *name = written.split(maxsplit=1)
+    return " ".join([ADDRESS[address], *name])
 
 
 def spanish_amount(written):
@@ -556,8 +576,9 @@ def spanish_range(written):
 
 # The kinds of span that come out as Spanish writes them, not as written: each kind's writer.
 IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_date": spanish_date,
-              "numbered": spanish_numbered, "day": spanish_day, "century": spanish_century, "decade": spanish_decade, "label": spanish_label,
-              "address": spanish_address, "time": spanish_clock, "range": spanish_range}
+              "numbered": spanish_numbered, "day": spanish_day, "war": spanish_war, "century": spanish_century,
+              "decade": spanish_decade, "label": spanish_label, "address": spanish_address, "time": spanish_clock,
+              "range": spanish_range}
 
 
 def kept_by_model(translation, spans):
@@ -861,9 +882,9 @@ def restore(translation, source, spans, meanings):
     measures = {span.value: "las?" for span in spans if span.kind == "number" and re.search(rf"\d\s?(?:{UNITS})$", span.value)}
     for value, article in {**measures, **sums}.items():
         translation = re.sub(rf"(?<!\w)([Aa]) {article} (?={re.escape(value)})", r"\1 ", translation)
-    # A label or form of address comes with its article ("la habitación 214", "la tía Linda"): the model's before
+    # A label, form of address or war comes with its article ("la habitación 214", "la tía Linda"): the model's before
     # its stand-in goes ("ve a la 45", "del 45").
-    for label in {span.value for span in spans if span.kind in ("label", "address")}:
+    for label in {span.value for span in spans if span.kind in ("label", "address", "war")}:
         def with_its_article(match, label=label):
             article, contracted = match[1], match[2]
             if contracted:  # "del 45" -> "de el andén 9", which `spanish.articles` contracts again
