@@ -82,6 +82,7 @@ def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     ("Tom No. 5 is here", [("numbered", "n.º 5")]),  # "No." before a number is no part of a name
     ("Tom came on the 14th at 6 p.m. here", [("day", "14"), ("time", "6 p.m.")]),  # a day of the month, said bare
     ("Tom pays by the 1st of every month", [("day", "1")]),
+    ("Tom calls on the 14th about it", [("day", "14")]),
     ("Tom came on the 2nd floor", []),  # an ordinal before a noun is no day
     ("Tom is in Chapter IV now", [("label", "el capítulo IV")]),  # a label's number in Roman numerals
     ("Tom saw Grandma today", [("address", "la abuela")]),  # a grandparent called as by a name

@@ -125,7 +125,7 @@ LABEL_NUMBER = (r"\s(?:(?:\d+(?:\.\d+)*|[A-Z]\d+)[A-Z]?|[IVX]{2,}|[VX]|I(?=[.,;:
 _DAY_AFTER = ("on", "by", "until", "till", "before", "after", "from", "since", "through", "for", "to", "and", "between")
 DAY = ("(?:" + "|".join(rf"(?<=\b[{word[0]}{word[0].upper()}]{word[1:]} the )" for word in _DAY_AFTER)
        + r")\d{1,2}(?:st|nd|rd|th)(?![\w-])(?!\s+(?!(?:at|is|was|will|now|then|and|or|to|until|till|by|before|after|"
-       r"through|this|next|of\s+(?:every|each|the|this|next)\s+month)\b)[a-z])")
+       r"through|this|next|about|for|with|so|but|because|when|if|as|of\s+(?:every|each|the|this|next)\s+month)\b)[a-z])")
 # The words after which a label may be in lower case ("Call extension 4402" opening a sentence too).
 LOWER_LABEL_AFTER = "|".join(f"(?<=[{word[0]}{word[0].upper()}]{word[1:]} )"
                              for word in ("in", "on", "at", "to", "from", "into", "see", "read", "call", "dial", "take", "watch"))
