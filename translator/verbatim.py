@@ -246,8 +246,8 @@ KINDS = (
                  rf"(?:\s(?:{'|'.join(EDITIONS)})(?![\w-]))*"
                  r"|(?<![\w+])(?:Ctrl|Alt|Shift|Cmd|Option|Fn|Win)(?:\+\w+)+(?![\w+])|(?<![\w-])--[A-Za-z][\w-]*"
                  r"|(?<![\w&])[A-Z]+&[A-Z]+(?![\w&])", "name",
-         ("SUMMER2027", "221B", "BA117", "v2.3.1", "iPhone 15", "PlayStation 5", "iOS 17.2", "macOS", "hunter2", "iPhone 16 Pro",
-          "max_retries", "HomeNet_5G", "Xk7#pQ2", "Ctrl+Alt+Delete", "--dry-run", "R&D", "AT&T")),
+         ("SUMMER2027", "221B", "BA117", "v2.3.1", "iPhone 15", "iPhone 16 Pro", "PlayStation 5", "iOS 17.2", "macOS",
+          "hunter2", "max_retries", "HomeNet_5G", "Xk7#pQ2", "Ctrl+Alt+Delete", "--dry-run", "R&D", "AT&T")),
     # "etc." ends a list the model reads as one more item: "huevos, la etuada" unless a name stands in for it. Its
     # full stop is the span's only when the sentence goes on: a sentence the model sees end in none runs on.
     Kind("etc", r"(?<![\w.])etc(?:\.(?!\s*$))?(?!\w)", "name", ("etc",)),
@@ -271,8 +271,8 @@ KINDS = (
 )
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
-ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "street", "war", "measure", "numbered", "century", "decade", "label", "address",
-          "range", "time", "phone", "date", "serial", "code", "etc", "title", "symbol"}
+ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "street", "war", "measure", "numbered", "century",
+          "decade", "label", "address", "range", "time", "phone", "date", "serial", "code", "etc", "title", "symbol"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
 # (as the corpus writes it), a written date or a unit in words in the model's own Spanish, a number with a separator,
