@@ -194,11 +194,11 @@ def first_words_as_names(translation, source, counts, lexicon, opening=False):
     """
     copied = set(WORD.findall(translation))
     spelled = {_folded(word.group())[:3] for word in invented(translation, source, lexicon) if word.group()[0].isupper()}
-    opening = opening and invented_first(translation, source, lexicon, noun=True) and next(WORD.finditer(source), None)
+    first = opening and invented_first(translation, source, lexicon, noun=True) and next(WORD.finditer(source), None)
     return [match.group() for match in WORD.finditer(source)
             if starts_sentence(source, match.start()) and match.group()[0].isupper()
             and ((match.group() in copied and not re.match(r"\s+[A-ZÀ-ÖØ-Þ\d]", source[match.end():]))
-                 or _folded(match.group())[:3] in spelled or (opening and match.start() == opening.start()))
+                 or _folded(match.group())[:3] in spelled or (first and match.start() == first.start()))
             and counts.get(match.group().lower(), 0) >= max(MIN_COUNT, 4 * counts.get(match.group(), 0))
             and match.group().lower() not in lexicon]
 

@@ -267,7 +267,8 @@ class Translator:
         `garbling.lost_names`; `garbling.name_spans`), else those it garbled ("Salt Lake City" -> "Lake City"), the
         initials it spelled letter by letter ("U.S." -> "U. S.", `garbling.spelled_apart`), a name and version opening
         the text when it invented a word in their place ("Windows 11" -> "Las cdoles 11", `garbling.opening_version`),
-        and the rare words when it invented a word far from them (`garbling.misplaced`), changed a month or weekday
+        a compound it said as its first word alone ("milkman" -> "leche", `garbling.said_for_part`), and the rare
+        words when it invented a word far from them (`garbling.misplaced`), changed a month or weekday
         (`garbling.changed_days`, `garbling.dropped_days`) or said a number the source does not
         (`garbling.made_up_words`). Without placeholders, `spans` as they are: the user asked for no stand-ins."""
         if not self.placeholders:

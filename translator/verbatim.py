@@ -406,9 +406,11 @@ def spanish_date(written):
     month = next(i for i, name in enumerate(MONTHS) if re.search(rf"\b{name[:3]}", written))
     in_words = re.search(DAY_WORD, written)
     numbers = [str(int(digits)) for digits in re.findall(r"\d+", written)]
-    day = [str(ORDINAL_DAYS.index(re.sub(r"\s", "-", in_words[0].lower())) + 1)] if in_words else [
-        number for number in numbers[:1] if len(number) <= 2]
-    return " de ".join([*day, MESES[month], *numbers[len(day) if not in_words else 0:]])
+    if in_words:
+        day = [str(ORDINAL_DAYS.index(re.sub(r"\s", "-", in_words[0].lower())) + 1)]
+    else:  # a day in digits, or none before a year ("March 2027")
+        day = [numbers.pop(0)] if numbers and len(numbers[0]) <= 2 else []
+    return " de ".join([*day, MESES[month], *numbers])
 
 
 # A month's name said as a time, not a person's ("in June", "last August", "June 3", "was November"); "May" is a verb
@@ -870,8 +872,8 @@ def restore(translation, source, spans, meanings):
         whole = rf"{re.escape(value)}(?!\w|[.,]\d)"  # a day's "14" is no "145"
         translation = re.sub(rf"(?<!\w)([Aa]|[Dd]e) l(?:as?|os) (?={whole})", r"\1l ", translation)
         translation = re.sub(rf"(?<!\w)([Ll])as? (?={whole})", lambda m: ("E" if m[1] == "L" else "e") + "l ", translation)
-    for day in days:
-        translation = re.sub(rf"(?<!\w)([Ee])n(?: (?:el|los))? (?={re.escape(day)}(?!\w|[.,]\d))", r"\1l ", translation)
+        if value in days:
+            translation = re.sub(rf"(?<!\w)([Ee])n(?: (?:el|los))? (?={whole})", r"\1l ", translation)
     # A month and its year take no article: "hasta las marzo de 2027" -> "hasta marzo de 2027".
     for month in {span.value for span in spans if span.kind == "written_date" and not span.value[0].isdigit()}:
         translation = re.sub(rf"(?<!\w)([Ll])(?:as?|os) ({re.escape(month[0])})(?={re.escape(month[1:])})",
