@@ -21,7 +21,8 @@ still gets wrong is found in its translation, judged against the source:
   of two words it knows ("milkman"), which the model says as its first word
   alone ("The milkman died." -> "El leche murió.", `said_for_part`, judged by
   the model's own translation of each word alone), is passed through in a
-  second decoding ("El milkman murió.").
+  second decoding ("El milkman murió."); so is a word read as the word it
+  begins with ("The warranty ..." -> "La guerra ...", the "war" of it).
 - **Garbled names**: a translation that invents a capitalised word, a name the
   corpus shows but the model garbled ("San Francisco" -> "Sanupe"), copies a
   name of several words in part ("Salt Lake City" -> "Lake City"), with a word
@@ -76,7 +77,18 @@ RESTART = "El|La|Los|Las|Un|Una|Unos|Unas|Se|De|Del|Al|Y|En|Es|Le|Lo"
 # Endings that are words too, but make one word of another, no compound ("breathless", "hardship", "percentage"), and
 # those of a word's forms ("fathers" is no "fat" and "hers", "armies" no "arm" and "ies").
 SUFFIXES = ("ate", "less", "able", "ship", "hood", "ward", "wards", "age")
+# Endings that make a word of another, near its meaning ("kindness", "pianist"): a word the corpus knows before one is
+# no word misread.
+ENDINGS = ("ed", "er", "ing", "ness", "ment", "ments", "ful", "fully", "ity", "ities", "ous", "ously", "ive", "ively",
+           "ism", "ist", "ists", "ially",
+           "ize", "ized", "izing", "ization", "ise", "ised", "ising", "isation", "ify", "ified", "ification", "ish",
+           "ery", "ary", "ory", "ion", "ation", "ance", "ence", "ant", "ent", "ian", "ally", "ably", "ible", "est", "ier",
+           "iest", "ling", "let", "ette", "ology", "like", "wise", "dom", "ing", "ings", "ingly", "ers", "erly", "ies",
+           "ened", "ening", "edly")
 FORMS = {"s": "", "es": "", "ed": "", "d": "", "ing": "", "ies": "y", "er": "", "ers": ""}
+# English words that say little of a word they begin ("shenanigans", "perceptive", "overwhelming").
+FUNCTION_WORDS_EN = {"she", "his", "her", "for", "per", "into", "over", "out", "all", "any", "can", "the", "you", "our",
+                     "not", "use", "one", "who", "how", "why", "was", "are", "and", "off", "its"}
 # Spanish articles: the word after one is a noun.
 ARTICLES = {"el", "la", "los", "las", "un", "una", "unos", "unas"}
 # Spanish words that say nothing of a word's meaning: its translation alone ("La leche.") is said by the others.
@@ -223,13 +235,15 @@ def compounds(source, lexicon, counts):
     `MIN_COUNT` times or more, of three letters or more each, as `(match, first, second)` ("milkman": "milk", "man"):
     compounds, which the model reads as pieces. Not a form of a word the corpus shows (`FORMS`: "fathers",
     "starred"), nor a word and an ending (`SUFFIXES`: "breathless"), nor one whose first word the source writes on its
-    own.
+    own. A word it shows followed by three letters or more that are no word nor an ending (`ENDINGS`) comes as
+    `(match, first, None)`: the model reads such a word as the one it begins with too ("warranty" -> "guerra", the
+    "war" of it), where a word and an ending ("kindness") is near its stem.
 
     >>> counts = {"milk": 9, "man": 9, "the": 9, "fat": 9, "father": 9, "hers": 9, "breath": 9, "less": 9, "star": 9,
-    ...           "red": 9}
-    >>> [(m.group(), first, second) for m, first, second in compounds("The milkman, fathers, breathless, starred.",
-    ...                                                                set(), counts)]
-    [('milkman', 'milk', 'man')]
+    ...           "red": 9, "war": 9, "kind": 9, "sad": 9}
+    >>> [(m.group(), first, second) for m, first, second in compounds("The milkman, fathers, breathless, starred, "
+    ...                                                                "warranty, kindness, saddest.", set(), counts)]
+    [('milkman', 'milk', 'man'), ('warranty', 'war', None)]
     """
     written = {word.lower() for word in WORD.findall(source)}
     found = []
@@ -240,11 +254,18 @@ def compounds(source, lexicon, counts):
         if (not word.islower() or counts.get(word) or counts.get(word.capitalize())
                 or any(counts.get(stem, 0) >= MIN_COUNT for stem in stems)):
             continue
-        first = next((word[:n] for n in range(len(word) - 3, 2, -1) if counts.get(word[:n], 0) >= MIN_COUNT
-                      and counts.get(word[n:], 0) >= MIN_COUNT and word[n:] not in SUFFIXES), None)
-        if first and first not in written:
-            found.append((match, first, word[len(first):]))
-    return found
+        known = [n for n in range(len(word) - 1, 2, -1) if counts.get(word[:n], 0) >= MIN_COUNT]
+        n = next((n for n in known if counts.get(word[n:], 0) >= MIN_COUNT and word[n:] not in SUFFIXES
+                  and len(word) - n > 2), None)
+        if n is not None:
+            found.append((match, word[:n], word[n:]))
+        # Not a word and a letter or two ("additional", "restored"), nor after a word that says little ("shenanigans").
+        elif known and len(word) - known[0] > 2 and word[:known[0]] not in FUNCTION_WORDS_EN:
+            first, rest = word[:known[0]], word[known[0]:]
+            # An ending after a doubled last letter ("saddest": "sad", "d", "est") is an ending still.
+            if not (counts.get(rest) or rest in SUFFIXES + ENDINGS or (rest[0] == first[-1] and rest[1:] in ENDINGS)):
+                found.append((match, first, None))
+    return [(match, first, second) for match, first, second in found if first not in written]
 
 
 def said_for_part(translation, source, lexicon, counts, said):
@@ -252,20 +273,30 @@ def said_for_part(translation, source, lexicon, counts, said):
     own Spanish for that word (`said`, each word's translation alone) and none for the second, nor the compound
     copied ("The milkman died." -> "El leche murió.", "Mary is Tom's stepmother." -> "Mary es el paso de Tom."). The
     first word of an English compound only qualifies the second, which names what the compound is (a milkman is a
-    man): said alone, it is a lie a reader cannot see.
+    man): said alone, it is a lie a reader cannot see. So is a word said as the word it begins with, the rest no
+    word ("The warranty covers parts." -> "La guerra cubre partes.").
 
     >>> said = {"milk": "Leche.", "man": "Hombre.", "died": "Murió."}
     >>> counts = {"milk": 9, "man": 9, "the": 9, "died": 9}
     >>> [[m.group() for m in said_for_part(out, "The milkman died.", set(), counts, said)]
     ...  for out in ("El leche murió.", "El hombre de la leche murió.", "El milkman murió.")]
     [['milkman'], [], []]
+    >>> [[m.group() for m in said_for_part(out, "The warranty expired.", set(), {"war": 9, "the": 9}, {"war": "Guerra."})]
+    ...  for out in ("La guerra expiró.", "La garantía expiró.")]
+    [['warranty'], []]
+    >>> [m.group() for m in said_for_part("Bajé la propagación.", "I got the spreadsheet.", set(),
+    ...                                   {"spread": 9, "sheet": 9}, {"spread": "Se propagó.", "sheet": "La hoja."})]
+    ['spreadsheet']
     """
     words = {word.lower() for word in WORD.findall(translation)}
 
+    # A word of another form says it too: its first six letters ("propagó" for "propagación").
     def says(english):
-        return bool(words & {word.lower() for word in WORD.findall(said[english])} - FUNCTION_WORDS)
+        alone = {word.lower() for word in WORD.findall(said[english])} - FUNCTION_WORDS
+        return bool(words & alone) or bool({word[:6] for word in words if len(word) > 6}
+                                           & {word[:6] for word in alone if len(word) > 6})
     return [match for match, first, second in compounds(source, lexicon, counts)
-            if says(first) and not says(second) and match.group() not in words]
+            if says(first) and not (second and says(second)) and match.group() not in words]
 
 
 def name_spans(source, counts, spans, runs=None, said=None):
@@ -662,16 +693,19 @@ def wrong_numbers(translation, source, keep=()):
 
 
 def changed_days(translation, source):
-    """The months and weekdays that `translation` names, in Spanish, and `source` does not (in English, whole or
-    by its first three letters, "Jan", "Mon"): a date the model changed, as numbers are ("The COVID-19 vaccine
-    arrived in January." -> "… llegó a febrero"), most often for a rare word beside it.
+    """The months and weekdays that `translation` names, in Spanish, more often than `source` does (in English, whole
+    or by its first three letters, "Jan", "Mon"): a date the model changed, as numbers are ("The COVID-19 vaccine
+    arrived in January." -> "… llegó a febrero"), most often for a rare word beside it, or said twice ("should arrive
+    Thursday" -> "de llegar jueves y debería llegar el jueves").
 
     >>> changed_days("La vacuna llegó en febrero, un lunes.", "The vaccine arrived in January, on a Monday.")
     ['febrero']
+    >>> changed_days("Llega jueves y debería llegar el jueves.", "It should arrive Thursday.")
+    ['jueves']
     """
-    named = set(SPANISH_DAYS.findall(translation))
+    named = collections.Counter(SPANISH_DAYS.findall(translation))
     return [spanish for english, spanish in IN_SPANISH.items()
-            if spanish in named and not re.search(rf"\b{english[:3]}", source)]
+            if named[spanish] > len(re.findall(rf"\b{english[:3]}", source))]
 
 
 def dropped_days(translation, source):
@@ -797,13 +831,19 @@ def repair_invented(translation, source, lexicon, counts, keep=()):
     >>> [repair_invented(out, src, {"la", "factura"}, {"I": 9, "the": 9, "invoice": 9, "and": 9})
     ...  for out, src in (("Revé la factura.", "I emailed the invoice."), ("Revé la factura.", "and emailed the invoice."))]
     ['Emailed la factura.', 'emailed la factura.']
+    >>> repair_invented("Enseña el tercer gradecer en Lincoln Elementary.", "She teaches third grade at Lincoln Elementary.",
+    ...                 {"enseña", "el", "tercer", "en"}, {"She": 9, "teaches": 9, "third": 9, "grade": 9, "at": 9})
+    'Enseña el tercer gradecer en Lincoln Elementary.'
     >>> [repair_invented(out, "Add 1 teaspoon of salt.", {"añade", "de", "sal"}, {"Add": 9, "of": 9, "salt": 9})
     ...  for out in ("Añade 1spucharon de sal.", "Añade 1 1spuchar de sal.")]
     ['Añade 1 teaspoon de sal.', 'Añade 1 teaspoon de sal.']
     """
     spans = {word for value in keep for word in WORD.findall(value)}
+    # Nor a name the translation writes already as often as the source: copied, not twice ("el tercer Elementary a
+    # Lincoln Elementary", which `garbled_names` counts as garbled).
+    unwritten = collections.Counter(WORD.findall(source)) - collections.Counter(WORD.findall(translation))
     rare = [(_place(match, source), match.group()) for match in rare_words(source, lexicon, counts)
-            if match.group() not in spans]
+            if match.group() not in spans and (match.group().islower() or unwritten[match.group()])]
     pieces, at = [], 0
     for match in invented(translation, source, lexicon, keep):
         if not rare:

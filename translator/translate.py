@@ -212,7 +212,7 @@ class Translator:
         keep = [[part for span in text_spans for part in (span.value, text[span.start:span.end])]
                 for text, text_spans in zip(texts, spans)]
         self.said_alone([part for text in texts for _, *parts in garbling.compounds(text, self.lexicon, self.word_counts)
-                         for part in parts], beam_size)
+                         for part in parts if part])
         wider = [self.wider_spans(text, output, text_spans, words)
                  for text, (output, _), text_spans, words in zip(texts, restored, spans, keep)]
         again = [i for i in range(len(texts)) if wider[i] != spans[i]]
@@ -226,13 +226,13 @@ class Translator:
         again = [i for i in copied if copied[i]]
         self.retry(restored, texts, keep, again, [spelling.lowered(texts[i], copied[i]) for i in again],
                    [spans[i] for i in again], beam_size, no_fewer_words=True)
-        # A greedy translation that still says a number the source does not, loses a date's day or month, or invents a
-        # word that no rare source word can stand for (`garbling.repair_invented`) has no other hypothesis to choose
-        # from: it is decoded with a beam, whose choice drops the hypotheses that make a number up or invent a word
-        # (`rerank.choose`), and kept if it has fewer faults.
+        # A greedy translation that still says a number the source does not, changes or loses a date's day or month
+        # (or says it twice), or invents a word that no rare source word can stand for (`garbling.repair_invented`) has
+        # no other hypothesis to choose from: it is decoded with a beam, whose choice drops the hypotheses that make a
+        # number up or invent a word (`rerank.choose`), and kept if it has fewer faults.
         if beam_size == 1:
             again = [i for i, (output, _) in enumerate(restored) if garbling.wrong_numbers(output, texts[i], keep[i])[0]
-                     or garbling.dropped_days(output, texts[i])
+                     or garbling.changed_days(output, texts[i]) or garbling.dropped_days(output, texts[i])
                      or garbling.invented(garbling.repair_invented(output, texts[i], self.lexicon, self.word_counts, keep[i]),
                                           texts[i], self.lexicon, keep[i])]
             self.retry(restored, texts, keep, again, [texts[i] for i in again], [spans[i] for i in again], DEFAULT_BEAM)
@@ -245,12 +245,17 @@ class Translator:
                    for (output, _), text, words in zip(restored, texts, keep)]
         return outputs, [notes for _, notes in restored]
 
-    def said_alone(self, words, beam_size=1):
-        """Translates each of `words` not translated yet alone, for `garbling.said_for_part`, which reads them from
-        `_said_alone`."""
+    def said_alone(self, words):
+        """Translates each of `words` not translated yet alone, greedy, for `garbling.said_for_part`, which reads
+        them from `_said_alone`: as a sentence after "The" ("The milk." -> "La leche.") and bare, of which only the
+        first three words count. Each gives a sense the other may miss ("The time." -> "La hora.", "time" ->
+        "Tiempo tiempo …"); a bare word is no sentence to the model, which goes on to repeat what it links to
+        the word ("star" -> "Se murió de hambre de hambre estrella …", the "starv" of "starvation")."""
         new = [word for word in dict.fromkeys(words) if word not in self._said_alone]
         if new:
-            self._said_alone.update(zip(new, self.decode_as_written(new, beam_size)))
+            said = self.decode_as_written([f"The {word}." for word in new] + new, 1)
+            self._said_alone.update((word, f"{noun} {' '.join(bare.split()[:3])}")
+                                    for word, noun, bare in zip(new, said, said[len(new):]))
 
     def retry(self, restored, texts, keep, again, given, spans, beam_size, no_fewer_words=False):
         """Decodes `given`, the texts to try again for `texts[i]` for each `i` of `again`, with their `spans`, and
@@ -324,7 +329,7 @@ class Translator:
         # British spellings and curly quotes go to the model as its corpus writes them (`translator.spelling`).
         given = [spelling.as_the_corpus(protected[n][0], self.word_counts) for n in to_decode]
         for n, output in zip(to_decode, self.decode_as_written(given, beam_size) if to_decode else []):
-            outputs[n] = output
+            outputs[n] = verbatim.signs_glued(output, texts[tries[n][0]])
         restored = [None] * len(texts)
         for n, (i, way) in enumerate(tries):
             if restored[i] is not None:

@@ -137,7 +137,7 @@ STREETS = ("Avenue", "Ave", "Street", "St", "Boulevard", "Blvd", "Road", "Rd", "
 GRANDPARENTS = ("Grandma", "Granny", "Grandpa", "Grandmother", "Grandfather")
 # A product's edition after its code or version, part of its name: "iPhone 16 Pro" came out "el iPhone 16", "Pro" read
 # as a word the corpus knows in lower case.
-EDITIONS = ("Pro", "Max", "Plus", "Ultra", "Mini", "Air", "Lite", "SE", "Home")
+EDITIONS = ("Pro", "Max", "Plus", "Ultra", "Mini", "mini", "Air", "Lite", "SE", "Home")
 # The last word of a company's name: the words before it are its name, though the corpus knows them ("Apple Inc.").
 COMPANIES = ("Inc", "Corp", "Ltd", "LLC", "Co", "GmbH", "PLC")
 # Initials with full stops: "U.K.", "E.U.".
@@ -246,7 +246,7 @@ KINDS = (
                  rf"(?:\s(?:{'|'.join(EDITIONS)})(?![\w-]))*"
                  r"|(?<![\w+])(?:Ctrl|Alt|Shift|Cmd|Option|Fn|Win)(?:\+\w+)+(?![\w+])|(?<![\w-])--[A-Za-z][\w-]*"
                  r"|(?<![\w&])[A-Z]+&[A-Z]+(?![\w&])", "name",
-         ("SUMMER2027", "221B", "BA117", "v2.3.1", "iPhone 15", "iPhone 16 Pro", "PlayStation 5", "iOS 17.2", "macOS",
+         ("SUMMER2027", "221B", "BA117", "v2.3.1", "iPhone 15", "iPhone 16 Pro", "iPad mini", "PlayStation 5", "iOS 17.2", "macOS",
           "hunter2", "max_retries", "HomeNet_5G", "Xk7#pQ2", "Ctrl+Alt+Delete", "--dry-run", "R&D", "AT&T")),
     # "etc." ends a list the model reads as one more item: "huevos, la etuada" unless a name stands in for it. Its
     # full stop is the span's only when the sentence goes on: a sentence the model sees end in none runs on.
@@ -581,6 +581,18 @@ IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_dat
               "numbered": spanish_numbered, "day": spanish_day, "war": spanish_war, "century": spanish_century,
               "decade": spanish_decade, "label": spanish_label, "address": spanish_address, "time": spanish_clock,
               "range": spanish_range}
+
+
+def signs_glued(translation, source):
+    """`translation` with a currency sign that the model set apart from its number glued to it, where `source` glues
+    that sign to a number: "$70,000" came out "$ 70.000", no sum `kept_by_model`, and was decoded again behind a
+    stand-in, which lost a word ("for the first time" -> "tiempo").
+
+    >>> signs_glued("Le pegó $ 70.000 por primera vez.", "It hit $70,000 for the first time.")
+    'Le pegó $70.000 por primera vez.'
+    """
+    return re.sub(r"([$€£¥])\s+(?=\d)", lambda match: match[1] if re.search(rf"{re.escape(match[1])}\d", source)
+                  else match[0], translation)
 
 
 def kept_by_model(translation, spans):
