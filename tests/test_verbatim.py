@@ -232,6 +232,9 @@ def test_a_written_date_comes_back_in_spanish_after_el(translation, restored):
     ("March 2027 is far.", "Las 45 está lejos.", "Marzo de 2027 está lejos."),
     ("The bill came to ¥3,000.", "La cuenta llegó a las 45.", "La cuenta llegó a ¥3,000."),  # a sum takes none
     ("Tom set it to 68°F.", "Tom lo puso a las 45.", "Tom lo puso a 68°F."),  # a measure takes no hour's article
+    ("Tom won 112 to 104.", "Tom ganó a las 45.", "Tom ganó a 112 a 104."),  # nor a score past any hour
+    ("Tom came from 9 to 5.", "Tom vino de las 45.", "Tom vino de las 9 a 5."),  # (hours may be a range's)
+    ("Tom is at 1600 Pennsylvania Avenue.", "Tom está en Texas.", "Tom está en 1600 Pennsylvania Avenue."),  # a street
     ("Tom won 2-1 today.", "Tom ganó 45 años hoy.", "Tom ganó 2-1 hoy."),  # a stand-in read as an age
     ("Tom is 2-1 years old.", "Tom tiene 45 años.", "Tom tiene 2-1 años."),  # (a source that says it)
     ("Tom came on 2024-03-15.", "Tom vino en 45.", "Tom vino el 2024-03-15."),  # a date in digits is a day
@@ -595,15 +598,32 @@ def speaking(translator, monkeypatch, answers):
 
 
 @pytest.mark.parametrize("spoken, expected", [
-    ("Te veo a las dos y media.", "Te veo a las dos y media."),  # the model's words are kept
-    ("Te veo a las 2:3.", "Te veo a las 2:30."),  # the model garbled it: the stand-in's translation
+    ("Te veo a las dos y media el lunes.", "Te veo a las dos y media el lunes."),  # the model's words are kept
+    ("Te veo a las 2:3 el lunes.", "Te veo a las 2:30 el lunes."),  # the model garbled it: the stand-in's translation
+    ("Te veo a las dos y media el martes.", "Te veo a las 2:30 el lunes."),  # or changed the day beside it
+    ("Te veo a las dos y media.", "Te veo a las 2:30 el lunes."),  # or lost it
 ])
 def test_a_time_is_first_left_to_the_model_and_protected_when_it_garbles_it(tiny_translator, monkeypatch, spoken,
                                                                            expected):
-    decoded = speaking(tiny_translator, monkeypatch, {"Look here at 2:30.": spoken, "Look here at 45.": "Te veo a las 45."})
-    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"te", "veo", "a", "las", "dos", "y", "media"})
-    assert tiny_translator.translate("Look here at 2:30.") == expected
-    assert decoded == [["Look here at 2:30.", "Look here at 45."]]  # both ways, in one batch
+    decoded = speaking(tiny_translator, monkeypatch, {"Look here at 2:30 on Monday.": spoken,
+                                                      "Look here at 45 on Monday.": "Te veo a las 45 el lunes."})
+    monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "on": 9, "Monday": 9})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"te", "veo", "a", "las", "dos", "y", "media", "el",
+                                                              "lunes", "martes"})
+    assert tiny_translator.translate("Look here at 2:30 on Monday.") == expected
+    assert decoded[0] == ["Look here at 2:30 on Monday.", "Look here at 45 on Monday."]  # both ways, in one batch
+
+
+@pytest.mark.parametrize("model, expected", [
+    ("Gira en Oak Street.", "Gira en Oak Street."),  # the model copied it
+    ("Gira en Oak. Street.", "Gira en Oak Street."),  # it broke it: the stand-in's translation
+])
+def test_a_street_without_a_number_is_first_left_to_the_model(tiny_translator, monkeypatch, model, expected):
+    decoded = speaking(tiny_translator, monkeypatch, {"Turn onto Oak Street.": model, "Turn onto Texas.": "Gira en Texas."})
+    monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "Turn": 9, "onto": 9, "oak": 9, "street": 9})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"gira", "en"})
+    assert tiny_translator.translate("Turn onto Oak Street.") == expected
+    assert decoded[0] == ["Turn onto Oak Street.", "Turn onto Texas."]  # both ways, in one batch
 
 
 def test_a_full_stop_the_model_put_after_initials_inside_a_sentence_goes(tiny_translator, monkeypatch):

@@ -601,7 +601,8 @@ def wrong_numbers(translation, source, keep=()):
     digits nor says in words ("6 eggs" -> "los huevos", "six different jobs" -> "un trabajo diferente"), and the
     numbers with a scale (`numbers.SCALED`) whose value it neither writes nor says ("five hundred soldiers" ->
     "cinco soldados"; one said as another number is both changed and dropped), and so is an ordinal in digits it
-    neither writes nor says in Spanish ("the 2nd floor" -> "el piso", "2ndiente", "el piso de 14th piso"), and a
+    neither writes nor says in Spanish ("the 2nd floor" -> "el piso", "2ndiente", "el piso de 14th piso"), "twice" not
+    said as two, and a
     fraction whose part it does not say ("a quarter of the bottle" -> "una botella de la botella",
     `numbers.FRACTION`). Other numbers are spans, which `verbatim.restore` puts back.
 
@@ -636,6 +637,8 @@ def wrong_numbers(translation, source, keep=()):
     (['2'], [])
     >>> wrong_numbers("Cuesta el doble que hace dos años.", "It costs double what it did two years ago.")
     ([], [])
+    >>> [wrong_numbers(out, "Take 20 mg twice a day.") for out in ("Toma 20 mg veces al día.", "Toma 20 mg dos veces al día.")]
+    [([], ['twice']), ([], [])]
     """
     scaled = list(numbers.SCALED.finditer(source))
     scaled_values = [numbers.values_of(match.group("number")) for match in scaled]
@@ -661,6 +664,9 @@ def wrong_numbers(translation, source, keep=()):
                     rf"|(?<![\w.,]){ordinal.group(1)}(?!\w|[.,]\d)" if DAY.match(source, ordinal.start()) else ""), translation)]
     dropped += [many.group() for many in numbers.MANY.finditer(source)
                 if not all(re.search(numbers.said_many(word), translation) for word in numbers.many_words(many))]
+    # "twice" is two times ("20 mg twice a day" came out "20 mg veces al día"); "once" may be "formerly".
+    dropped += [twice.group() for twice in re.finditer(r"(?i)\btwice\b", source)
+                if not re.search(rf"(?i)(?<!\w)(?:2|{numbers.said(2)})(?!\w)", translation)]
     dropped += [fraction.group() for fraction in numbers.FRACTION.finditer(source)
                 if not re.search(numbers.said_fraction(fraction), translation)]
     dropped += [word.group() for word, value, is_date in ordinal_words

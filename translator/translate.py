@@ -321,7 +321,9 @@ class Translator:
     def decode_protected(self, texts, spans, beam_size=1, shift=0):
         """`(translation, notes)` of each of `texts`, decoded with its `spans` (a list of `verbatim.Span`s for each)
         behind stand-ins (`verbatim.protect`, with `shift`) and written back (`verbatim.restore`)."""
-        # Every way of protecting each text (`verbatim.ways`) is decoded in the one batch; the first kept wins.
+        # Every way of protecting each text (`verbatim.ways`) is decoded in the one batch; the first kept wins: one that
+        # leaves spans to the model ("9:15") is kept when the model kept them and changed or lost no weekday or month
+        # ("at 9:15 on Wednesday" came out "a las 9:15 en el jueves"; behind a stand-in, "el miércoles").
         tries = [(i, way) for i, text_spans in enumerate(spans) for way in verbatim.ways(text_spans, self.word_counts)]
         protected = [verbatim.protect(texts[i], way, shift) for i, way in tries]
         to_decode = [n for n, (i, _) in enumerate(tries) if not verbatim.is_fragment(texts[i], spans[i])]
@@ -336,7 +338,9 @@ class Translator:
                 continue
             # A fragment not decoded is its own "translation" with no stand-ins: restoring it writes its glossary terms.
             output, notes = verbatim.restore(outputs[n], texts[i], way, protected[n][1] if n in to_decode else {})
-            if verbatim.kept_by_model(output, [span for span in spans[i] if span not in way]):
+            left = [span for span in spans[i] if span not in way]
+            if verbatim.kept_by_model(output, left) and not (left and (garbling.changed_days(output, texts[i])
+                                                                       or garbling.dropped_days(output, texts[i]))):
                 restored[i] = output, notes
         if shift == 0:
             # A stand-in the model dropped, repeated or changed had to be repaired, and what the model wrote in its

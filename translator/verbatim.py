@@ -116,8 +116,9 @@ PARTICLES = "de|da|del|della|di|du|dos|das|van|von|der|den|la|le|bin|ibn|al"
 NUMBERED = r"No\.\s?\d+(?!\w|[.,]\d)"
 LABEL = "|".join(LABELS)
 # Not before a unit of time: "Exercise 30 minutes a day." is no label. In Roman numerals too ("Chapter IV" came out
-# "Chapter IV explique"); "I" only at a sentence's or clause's end ("in part I think" is none).
-LABEL_NUMBER = (r"\s(?:(?:\d+(?:\.\d+)*|[A-Z]\d+)[A-Z]?|[IVX]{2,}|[VX]|I(?=[.,;:!?)]|$))"
+# "Chapter IV explique"); "I" only at a sentence's or clause's end ("in part I think" is none). An airline's code
+# before a flight's number ("Flight AA 2417" came out "Flight AA 2417 a Miami", left in English).
+LABEL_NUMBER = (r"\s(?:(?:\d+(?:\.\d+)*|[A-Z]\d+|[A-Z]{2}\s?\d{1,4})[A-Z]?|[IVX]{2,}|[VX]|I(?=[.,;:!?)]|$))"
                 r"(?![\w-]|[.,]\d|\s+(?:second|minute|hour|day|week|month|year|time)s?\b)")
 # An ordinal in digits after "on the", "by the", "until the" ... with no noun after it is a day of the month ("on the
 # 14th at 6:45", "by the 15th.", "the 3rd of every month"), which Spanish says with the bare number, "el 14": the model
@@ -131,6 +132,8 @@ LOWER_LABEL_AFTER = "|".join(f"(?<=[{word[0]}{word[0].upper()}]{word[1:]} )"
                              for word in ("in", "on", "at", "to", "from", "into", "see", "read", "call", "dial", "take", "watch"))
 # The words of a street's name after its number.
 STREETS = ("Avenue", "Ave", "Street", "St", "Boulevard", "Blvd", "Road", "Rd", "Place", "Pl", "Drive", "Dr", "Lane", "Ln")
+# Not "Dr." or "St." before a name: "Ask Dr. Brown", "visit St. Louis".
+STREET_WORD = "|".join(rf"{word}(?!\.?\s+[A-Z])" if word in ("Dr", "St") else word for word in STREETS)
 # Kin that a family calls by it, as by a name, capitalised: "Grandpa turns 80 next Sunday." came out "Grandpa gira a
 # 80 …" (the corpus shows "grandpa" three times); alone it comes out as Spanish says it too, "el abuelo". Not when
 # called, between commas ("Grandma, can you hear me?"), where Spanish says no article.
@@ -183,9 +186,12 @@ KINDS = (
           "May the twenty-first", "March 2027")),
     # "#1" too: "the #1 player" came out "el jugador de 1 jugador".
     Kind("numbered", rf"(?<![\w.]){NUMBERED}|(?<![\w#&])#\d+(?![\w#]|[.,]\d)", "number", ("No. 5", "No.12", "#1")),
-    # A numbered street, a name ("Meet me at Starbucks on 5th Ave." came out "… a Ave a las 5.ª"): as written.
-    Kind("street", rf"(?<![\w.,-])\d+(?:st|nd|rd|th)\s(?:{'|'.join(STREETS)})(?!\w)", "place",
-         ("5th Ave", "42nd Street", "3rd St")),
+    # A street, a name, as written: numbered ("Meet me at Starbucks on 5th Ave." came out "… a Ave a las 5.ª"), named
+    # ("turn left onto Oak Street" came out "gira a Oak. Street."), with a house number before it ("Our office is at
+    # 1600 Pennsylvania Avenue." came out "… a las 1600 Pennsylvania Avenue", an hour's article).
+    Kind("street", rf"(?<![\w.,-])(?:\d+(?:st|nd|rd|th)|(?:\d+[A-Z]?\s)?(?!(?:The|A|An)\s){CAPITALISED}"
+                   rf"(?:\s{CAPITALISED}){{0,2}})\s(?:{STREET_WORD})(?!\w)", "place",
+         ("5th Ave", "42nd Street", "3rd St", "Oak Street", "1600 Pennsylvania Avenue", "221B Baker Street")),
     # A world war by its number, which the model knows as "la Segunda Guerra Mundial" but changed for the first ("World
     # War I" came out "la Segunda Guerra Mundial" or "la Guerra Mundial"): as Spanish says it, with its article.
     Kind("war", r"\bWorld\sWar\s(?:II|I)(?![\w-])", "name", ("World War I", "World War II")),
@@ -204,7 +210,8 @@ KINDS = (
     # after a preposition or a verb that goes to one ("in room 214", "call extension 4402": "llamar extension a las
     # 4402"), as "the room 5 minutes ago" is no label.
     Kind("label", rf"(?<![\w-])(?:{LABEL}|(?:{LOWER_LABEL_AFTER})(?i:{LABEL})){LABEL_NUMBER}", "number",
-         ("Room 214", "Chapter 12", "Gate B12", "Version 2.4.1", "Terminal 2", "Highway 101", "Chapter IV")),
+         ("Room 214", "Chapter 12", "Gate B12", "Version 2.4.1", "Terminal 2", "Highway 101", "Chapter IV",
+          "Flight AA 2417")),
     # Two numbers with "to" between, a range, a ratio or a score: "4 to 1" came out "4 1", "6 to 8 years" "6 para 8 años".
     # Not a time's ("9:00 to 11:30", spans of their own). With "in", a share, "1 in 10" ("Solo 1 10 personas"); not
     # before a unit of time ("2 in 5 minutes").
@@ -345,7 +352,7 @@ def wanted(kind, text, counts):
 def tried(span, counts):
     """Whether `span` is first left to the model: a time on the 24-hour clock or without "am"/"pm" (which the
     model may say in words), a date with its month's name or a unit in words (which it may write in Spanish
-    itself), a number
+    itself), a street of words the corpus knows ("Main Street", which the model mostly copies), a number
     with a separator ("2,000", "3.14"), or a plain number of two digits or more that `counts` (the corpus)
     show often, which the model mostly copies but now and then changes (a single digit is a span only once
     the model got one wrong, `garbling.number_spans`). A time with "p.m." comes out as written ("a las 7 p.m.").
@@ -360,6 +367,8 @@ def tried(span, counts):
         return bool(re.fullmatch(r"[\d:]+", span.value))
     if span.kind in ("written_date", "measure"):
         return True
+    if span.kind == "street":  # of words the model knows ("Main Street"); not with a number ("a las 1600 …")
+        return not any(word.isdigit() or is_rare(word, counts) for word in re.findall(r"\w+", span.value))
     return span.kind == "number" and (bool(re.search(r"\d[.,]\d", span.value))
                                       or len(span.value) > 1 and span.value.isdigit() and not is_rare(span.value, counts))
 
@@ -496,10 +505,10 @@ def spanish_war(written):
 def spanish_label(written):
     """A label with its Spanish noun and article (`LABELS`).
 
-    >>> spanish_label("Room 214"), spanish_label("page 5")
-    ('la habitación 214', 'la página 5')
+    >>> spanish_label("Room 214"), spanish_label("page 5"), spanish_label("Flight AA 2417")
+    ('la habitación 214', 'la página 5', 'el vuelo AA 2417')
     """
-    noun, number = written.split()
+    noun, number = written.split(maxsplit=1)
     return f"{LABELS[noun.capitalize()]} {number}"
 
 
@@ -649,7 +658,7 @@ def find(text, counts, glossary_spans=()):
     for match in _PATTERN.finditer(text):
         kind = KINDS[int(match.lastgroup[1:])].name
         pieces = _names(match, counts) if kind == "name" else [match.span()]
-        if kind in ("name", "title", "address"):
+        if kind in ("name", "title", "address", "street"):
             pieces = [(start, abbreviated(text, end)) for start, end in pieces]
         for start, end in pieces:
             value = IN_SPANISH.get(kind, str)(text[start:end])
@@ -693,6 +702,8 @@ def abbreviated(text, end):
     ['Martin Luther King Jr.', 'Kim']
     >>> [s.value for s in find("Dr. Martin Luther King Jr. gave a speech.", {"gave": 9})]
     ['Dr. Martin Luther King Jr.']
+    >>> [s.value for s in find("Meet me on Oak St. at noon.", {"meet": 9, "me": 9, "on": 9, "at": 9, "noon": 9})]
+    ['Oak St.']
     """
     return end + 1 if re.match(r"\.\s+[a-z]", text[end:]) else end
 
@@ -894,7 +905,9 @@ def restore(translation, source, spans, meanings):
     # las 68°F" -> "a 68°F"; "a los 5 km de aquí" is Spanish).
     sums = {span.value: "l(?:as?|os)" for span in spans if re.search(rf"[{SIGNS}]|\b(?:{CODES})\b", span.value)}
     measures = {span.value: "las?" for span in spans if span.kind == "number" and re.search(rf"\d\s?(?:{UNITS})$", span.value)}
-    for value, article in {**measures, **sums}.items():
+    # Nor a score or range past any hour ("beat the Celtics 112 to 104" -> "a las 112 a 104").
+    scores = {span.value: "las?" for span in spans if span.kind == "range" and int(re.match(r"\d+", span.value)[0]) > 24}
+    for value, article in {**measures, **scores, **sums}.items():
         translation = re.sub(rf"(?<!\w)([Aa]) {article} (?={re.escape(value)})", r"\1 ", translation)
     # A label, form of address or war comes with its article ("la habitación 214", "la tía Linda"): the model's before
     # its stand-in goes ("ve a la 45", "del 45").
