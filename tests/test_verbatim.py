@@ -1137,3 +1137,17 @@ def test_a_sum_the_model_keeps_with_its_sign_set_apart_is_kept_with_the_sign_glu
     monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"llegó", "a", "por", "primera", "vez", "tiempo"})
     assert tiny_translator.translate("It hit $70,000 for the first time.") == "Llegó a $70.000 por primera vez."
     assert decoded == [["It hit $70,000 for the first time.", "It hit 45 for the first time."]]  # both ways at once
+
+
+@pytest.mark.parametrize("retry, expected", [
+    ("Me dio un John.", "Me dio un hourglass."),  # the rare word passed through: what the model does not know shows
+    ("Me dio una hora de hora John.", "Me dio una hora."),  # no better: the stutter written once
+])
+def test_a_word_the_model_writes_de_itself_is_decoded_again_with_the_rare_words_passed_through(
+        tiny_translator, monkeypatch, retry, expected):
+    decoded = speaking(tiny_translator, monkeypatch, {"He gave me an hourglass.": "Me dio una hora de hora.",
+                                                      "He gave me an John.": retry})
+    monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "He": 9, "gave": 9, "me": 9, "an": 9})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"me", "dio", "una", "un", "hora", "de"})
+    assert tiny_translator.translate("He gave me an hourglass.") == expected
+    assert decoded == [["He gave me an hourglass."], ["He gave me an John."]]

@@ -23,7 +23,7 @@ import re
 import unicodedata
 
 from translator.numbers import SPANISH_ORDINALS
-from translator.verbatim import INITIALS
+from translator.verbatim import DIAS, INITIALS
 
 AR = ("o as a amos áis an é aste ó asteis aron aba abas ábamos abais aban aré arás ará aremos aréis arán aría arías "
       "aríamos aríais arían e es emos éis en ara aras áramos arais aran ase ases ásemos aseis asen ando ado ada ados adas "
@@ -119,16 +119,21 @@ def agreeing(translation):
 # tercio"), may. Not before "él", a pronoun, nor "El", a name's ("de El Salvador"); "la una" is an hour.
 _UNCONTRACTED = re.compile(r"(?<!\w)([Dd]e|[Aa]) el(?!\w)")
 _ARTICLE_BEFORE_UN = re.compile(r"(?<!\w)(?:(E)|e)l (u)(?=n(?!\w))")
+# "en" before a weekday's article: "Tom apologized on Monday." -> "Tom se disculpó en el lunes." (no reference says so).
+_IN_BEFORE_WEEKDAY = re.compile(rf"(?<!\w)([Ee])n (el|los) (?=(?:{'|'.join(DIAS)})(?!\w))")
 
 
 def articles(translation):
     """`translation` with its articles as Spanish writes them: "de el" and "a el" contracted ("del", "al"), no "el"
-    before "un".
+    before "un", no "en" before a weekday's article.
 
     >>> articles("A el final, el un tercio de el dinero es de él, de El Salvador. El un tercio.")
     'Al final, un tercio del dinero es de él, de El Salvador. Un tercio.'
+    >>> articles("Se disculpó en el lunes. En los martes cierra.")
+    'Se disculpó el lunes. Los martes cierra.'
     """
     translation = _UNCONTRACTED.sub(r"\1l", translation)
+    translation = _IN_BEFORE_WEEKDAY.sub(lambda m: (m[2].capitalize() if m[1] == "E" else m[2]) + " ", translation)
     return _ARTICLE_BEFORE_UN.sub(lambda m: "U" if m[1] else "u", translation)
 
 
@@ -162,18 +167,35 @@ def english_article(translation, source):
 
 # A word written twice or more in a row, the model's stutter ("mi seguro seguro", "si si si si"), more often greedy.
 _REPEATED_WORD = re.compile(r"(?<![\w-])([^\W\d_]+)(?:\s+\1)+(?![\w-])", re.IGNORECASE)
+_WORD_OF_ITSELF = re.compile(r"(?<![\w-])([^\W\d_]{3,}) de \1(?![\w-])")
 
 
 def unrepeated(translation, source):
     """`translation` with each word written twice or more in a row written once, unless `source` repeats it so
-    ("Bora Bora").
+    ("Bora Bora"), and its `stutters` written once.
 
     >>> unrepeated("¿Puedo usar mi seguro seguro en Bora Bora? Te te veo.", "Can I use my insurance in Bora Bora?")
     '¿Puedo usar mi seguro en Bora Bora? Te veo.'
+    >>> unrepeated("¿Cuál es el cambio de cambio?", "What is the exchange rate?")
+    '¿Cuál es el cambio?'
     """
     def once(match):
         return match.group() if re.search(rf"(?<![\w-]){re.escape(match.group())}(?![\w-])", source) else match[1]
-    return _REPEATED_WORD.sub(once, translation)
+    translation = _REPEATED_WORD.sub(once, translation)
+    for stutter in reversed(stutters(translation, source)):
+        translation = translation[:stutter.start()] + stutter[1] + translation[stutter.end():]
+    return translation
+
+
+def stutters(translation, source):
+    """The words of `translation` written "de" themselves ("el cambio de cambio", "un nuevo cuarto de cuarto" for "a new
+    quarterback"; one reference in 30,000 says so), unless `source` says a word "of" itself: the model's stutter, most
+    often over a word it does not know.
+
+    >>> [m.group() for m in stutters("Necesita un nuevo cuarto de cuarto.", "They need a new quarterback.")]
+    ['cuarto de cuarto']
+    """
+    return [] if re.search(r"(?i)\b(\w+) of \1\b", source) else list(_WORD_OF_ITSELF.finditer(translation))
 
 
 # A full stop after a lower-case letter and the next word, with a capital letter alone between them perhaps: where the

@@ -274,8 +274,9 @@ class Translator:
         the text when it invented a word in their place ("Windows 11" -> "Las cdoles 11", `garbling.opening_version`),
         a compound it said as its first word alone ("milkman" -> "leche", `garbling.said_for_part`), and the rare
         words when it invented a word far from them (`garbling.misplaced`), changed a month or weekday
-        (`garbling.changed_days`, `garbling.dropped_days`) or said a number the source does not
-        (`garbling.made_up_words`). Without placeholders, `spans` as they are: the user asked for no stand-ins."""
+        (`garbling.changed_days`, `garbling.dropped_days`), said a number the source does not
+        (`garbling.made_up_words`) or stuttered ("un nuevo cuarto de cuarto" for "quarterback", `spanish.stutters`).
+        Without placeholders, `spans` as they are: the user asked for no stand-ins."""
         if not self.placeholders:
             return spans
         if any(garbling.wrong_numbers(translation, text, keep)):
@@ -285,8 +286,8 @@ class Translator:
         if any(word.group()[0].isupper() for word in invented) or lost:
             # A name that Spanish says its way comes out so ("London" -> "Londres"), lost or not: every name is
             # passed through.
-            said = {name: spanish for name in set(WORD.findall(text))
-                    if (spanish := name_forms.in_spanish(name, self.name_forms or {}, self.pipeline.truecase))}
+            said = {name: its_way for name in set(WORD.findall(text))
+                    if (its_way := name_forms.in_spanish(name, self.name_forms or {}, self.pipeline.truecase))}
             spans = garbling.name_spans(text, self.word_counts, spans, said=said)
         elif garbled := garbling.garbled_names(translation, text, self.word_counts):
             # Only the names garbled: the others may be said well the model's way ("Nueva York").
@@ -298,15 +299,16 @@ class Translator:
             spans = garbling.rare_word_spans(text, self.lexicon, self.word_counts, spans, misread)
         if (garbling.misplaced(translation, text, self.lexicon, self.word_counts, keep)
                 or garbling.changed_days(translation, text) or garbling.dropped_days(translation, text)
-                or garbling.made_up_words(translation, text, keep)):
+                or garbling.made_up_words(translation, text, keep) or spanish.stutters(translation, text)):
             spans = garbling.rare_word_spans(text, self.lexicon, self.word_counts, spans)
         return spans
 
     def faults(self, translation, text, keep):
         """What is wrong with `translation` of `text`, worst first, for choosing between two: the numbers it
         changed, the months and weekdays it changed, the numbers, months and weekdays it dropped, the names it
-        garbled or lost, the words it invented and the first words it took for names
-        (`garbling.first_words_as_names`; counts of each). A number made up is worse than one left out: a second
+        garbled or lost, the words it invented, the first words it took for names
+        (`garbling.first_words_as_names`), the parts of words it said for the whole and its stutters
+        (`spanish.stutters`; counts of each). A number made up is worse than one left out: a second
         decoding may merge two stand-ins into one ("45 to 37" -> "47")."""
         changed, dropped = garbling.wrong_numbers(translation, text, keep)
         return (len(changed), len(garbling.changed_days(translation, text)),
@@ -316,7 +318,8 @@ class Translator:
                 + len(garbling.lost_names(translation, text, self.word_counts, self.lexicon, self.name_forms)),
                 len(garbling.invented(translation, text, self.lexicon, keep))
                 + len(garbling.first_words_as_names(translation, text, self.word_counts, self.lexicon))
-                + len(garbling.said_for_part(translation, text, self.lexicon, self.word_counts, self._said_alone)))
+                + len(garbling.said_for_part(translation, text, self.lexicon, self.word_counts, self._said_alone))
+                + len(spanish.stutters(translation, text)))
 
     def decode_protected(self, texts, spans, beam_size=1, shift=0):
         """`(translation, notes)` of each of `texts`, decoded with its `spans` (a list of `verbatim.Span`s for each)
