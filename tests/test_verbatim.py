@@ -1099,6 +1099,7 @@ def test_a_compound_said_as_its_first_word_alone_is_passed_through_in_a_second_d
     # "milkman" is no word of the corpus; "milk" and "man" are. The model said "milk" alone: a lie no reader sees.
     decoded = speaking(tiny_translator, monkeypatch, {"The milkman died.": "El leche murió.", "The milk.": "La leche.",
                                                       "The man.": "El hombre.", "The John died.": "El John murió."})
+    monkeypatch.setattr(tiny_translator, "_said_alone", {})  # the fixture's translator is shared: none said yet
     monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "The": 9, "milk": 9, "man": 9, "died": 9})
     monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"el", "la", "leche", "hombre", "murió"})
     assert tiny_translator.translate("The milkman died.") == "El milkman murió."
@@ -1162,6 +1163,7 @@ def test_the_words_of_a_compound_are_translated_alone_with_the_default_beam_in_a
         return ["El leche murió." if text == "The milkman died." else "La leche." for text in texts]
 
     monkeypatch.setattr(tiny_translator, "decode_as_written", decode)
+    monkeypatch.setattr(tiny_translator, "_said_alone", {})  # the fixture's translator is shared: none said yet
     monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "The": 9, "milk": 9, "man": 9, "died": 9})
     monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"el", "la", "leche", "murió"})
     tiny_translator.translate("The milkman died.", beam_size=1)
