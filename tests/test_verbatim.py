@@ -1130,13 +1130,13 @@ def test_a_month_the_model_copied_in_english_comes_out_in_spanish(source, transl
     assert verbatim.restore(translation, source, spans, verbatim.protect(source, spans)[1])[0] == expected
 
 
-def test_a_sum_the_model_keeps_with_its_sign_set_apart_is_kept_with_the_sign_glued(tiny_translator, monkeypatch):
+def test_a_sum_the_model_keeps_with_its_sign_set_apart_is_kept_as_the_source_writes_it(tiny_translator, monkeypatch):
     # "$ 70.000" is the sum, written the Spanish way; decoded again behind a stand-in, the model lost "first".
     decoded = speaking(tiny_translator, monkeypatch, {"It hit $70,000 for the first time.": "Llegó a $ 70.000 por primera vez.",
                                                       "It hit 45 for the first time.": "Llegó a 45 tiempo."})
     monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "It": 9, "hit": 9, "for": 9, "first": 9, "time": 9})
     monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"llegó", "a", "por", "primera", "vez", "tiempo"})
-    assert tiny_translator.translate("It hit $70,000 for the first time.") == "Llegó a $70.000 por primera vez."
+    assert tiny_translator.translate("It hit $70,000 for the first time.") == "Llegó a $70,000 por primera vez."
     assert decoded == [["It hit $70,000 for the first time.", "It hit 45 for the first time."]]  # both ways at once
 
 

@@ -336,7 +336,7 @@ class Translator:
         # British spellings and curly quotes go to the model as its corpus writes them (`translator.spelling`).
         given = [spelling.as_the_corpus(protected[n][0], self.word_counts) for n in to_decode]
         for n, output in zip(to_decode, self.decode_as_written(given, beam_size) if to_decode else []):
-            outputs[n] = verbatim.signs_glued(output, texts[tries[n][0]])
+            outputs[n] = verbatim.sums_as_written(output, texts[tries[n][0]])
         restored = [None] * len(texts)
         for n, (i, way) in enumerate(tries):
             if restored[i] is not None:

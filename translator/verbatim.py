@@ -592,16 +592,20 @@ IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_dat
               "range": spanish_range}
 
 
-def signs_glued(translation, source):
-    """`translation` with a currency sign that the model set apart from its number glued to it, where `source` glues
-    that sign to a number: "$70,000" came out "$ 70.000", no sum `kept_by_model`, and was decoded again behind a
-    stand-in, which lost a word ("for the first time" -> "tiempo").
+def sums_as_written(translation, source):
+    """`translation` with each sum of `source` that the model wrote its own way, its sign set apart or its separators
+    swapped ("$70,000" -> "$ 70.000", "$70.000"), written as `source` writes it: otherwise no sum `kept_by_model`
+    for the spaced one, so the sentence was decoded again behind a stand-in, which lost a word ("for the first time"
+    -> "tiempo"), and the other a sum changed in form.
 
-    >>> signs_glued("Le pegó $ 70.000 por primera vez.", "It hit $70,000 for the first time.")
-    'Le pegó $70.000 por primera vez.'
+    >>> sums_as_written("Le pegó $ 70.000 por primera vez; costó $1.000.", "It hit $70,000 for the first time; it cost $1,000.")
+    'Le pegó $70,000 por primera vez; costó $1,000.'
     """
-    return re.sub(r"([$€£¥])\s+(?=\d)", lambda match: match[1] if re.search(rf"{re.escape(match[1])}\d", source)
-                  else match[0], translation)
+    for sum_ in set(re.findall(rf"[{SIGNS}]\d+(?:[.,]\d+)*", source)):
+        sign, number = sum_[0], sum_[1:]
+        forms = "|".join(map(re.escape, {number, number.translate(SEPARATORS)}))
+        translation = re.sub(rf"(?<!\w){re.escape(sign)}\s*(?:{forms})(?!\w|[.,]\d)", lambda _, sum_=sum_: sum_, translation)
+    return translation
 
 
 def kept_by_model(translation, spans):
