@@ -1155,7 +1155,7 @@ def test_a_word_the_model_writes_de_itself_is_decoded_again_with_the_rare_words_
 
 
 def test_the_words_of_a_compound_are_translated_alone_with_the_default_beam_in_any_job(tiny_translator, monkeypatch):
-    # Greedy graphs made for a few words alone cost a beam-4 job a fifth of its time; one answer for any job.
+    # Greedy graphs made for a few words alone cost a beam-4 job a third of its speed; one answer for any job.
     beams = {}
 
     def decode(texts, beam_size=1):

@@ -79,12 +79,11 @@ RESTART = "El|La|Los|Las|Un|Una|Unos|Unas|Se|De|Del|Al|Y|En|Es|Le|Lo"
 SUFFIXES = ("ate", "less", "able", "ship", "hood", "ward", "wards", "age")
 # Endings that make a word of another, near its meaning ("kindness", "pianist"): a word the corpus knows before one is
 # no word misread.
-ENDINGS = ("ed", "er", "ing", "ness", "ment", "ments", "ful", "fully", "ity", "ities", "ous", "ously", "ive", "ively",
-           "ism", "ist", "ists", "ially",
-           "ize", "ized", "izing", "ization", "ise", "ised", "ising", "isation", "ify", "ified", "ification", "ish",
-           "ery", "ary", "ory", "ion", "ation", "ance", "ence", "ant", "ent", "ian", "ally", "ably", "ible", "est", "ier",
-           "iest", "ling", "let", "ette", "ology", "like", "wise", "dom", "ing", "ings", "ingly", "ers", "erly", "ies",
-           "ened", "ening", "edly")
+ENDINGS = ("ed", "edly", "er", "ers", "erly", "ing", "ings", "ingly", "ies", "ier", "iest", "est", "ened", "ening", "ness",
+           "ment", "ments", "ful", "fully", "ity", "ities", "ous", "ously", "ive", "ively", "ism", "ist", "ists", "ially",
+           "ally", "ably", "ible", "ize", "ized", "izing", "ization", "ise", "ised", "ising", "isation", "ify", "ified",
+           "ification", "ish", "ery", "ary", "ory", "ion", "ation", "ance", "ence", "ant", "ent", "ian", "ling", "let",
+           "ette", "ology", "like", "wise", "dom")
 FORMS = {"s": "", "es": "", "ed": "", "d": "", "ing": "", "ies": "y", "er": "", "ers": ""}
 # English words that say little of a word they begin ("shenanigans", "perceptive", "overwhelming").
 FUNCTION_WORDS_EN = {"she", "his", "her", "for", "per", "into", "over", "out", "all", "any", "can", "the", "you", "our",

@@ -252,7 +252,7 @@ class Translator:
         a bare word is no sentence to the model, which goes on to repeat what it links to the word ("star" -> "Se
         murió de hambre de hambre estrella …", the "starv" of "starvation"). With the default beam, whatever the
         job's: the same answer in any job, and no greedy graphs made for a few words in a beam job (they cost one a
-        fifth of its time)."""
+        third of its speed)."""
         new = [word for word in dict.fromkeys(words) if word not in self._said_alone]
         if new:
             said = self.decode_as_written([f"The {word}." for word in new] + new, DEFAULT_BEAM)

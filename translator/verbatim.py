@@ -601,10 +601,11 @@ def sums_as_written(translation, source):
     >>> sums_as_written("Le pegó $ 70.000 por primera vez; costó $1.000.", "It hit $70,000 for the first time; it cost $1,000.")
     'Le pegó $70,000 por primera vez; costó $1,000.'
     """
-    for sum_ in set(re.findall(rf"[{SIGNS}]\d+(?:[.,]\d+)*", source)):
-        sign, number = sum_[0], sum_[1:]
+    for amount in set(re.findall(rf"[{SIGNS}]\d+(?:[.,]\d+)*", source)):
+        sign, number = amount[0], amount[1:]
         forms = "|".join(map(re.escape, {number, number.translate(SEPARATORS)}))
-        translation = re.sub(rf"(?<!\w){re.escape(sign)}\s*(?:{forms})(?!\w|[.,]\d)", lambda _, sum_=sum_: sum_, translation)
+        translation = re.sub(rf"(?<!\w){re.escape(sign)}\s*(?:{forms})(?!\w|[.,]\d)", lambda _, amount=amount: amount,
+                             translation)
     return translation
 
 
