@@ -710,7 +710,7 @@ def changed_days(translation, source):
     """
     named = collections.Counter(SPANISH_DAYS.findall(translation))
     return [spanish for english, spanish in IN_SPANISH.items()
-            if named[spanish] > len(re.findall(rf"\b{english[:3]}", source))]
+            if named[spanish] and named[spanish] > len(re.findall(rf"\b{english[:3]}", source))]
 
 
 def dropped_days(translation, source):
