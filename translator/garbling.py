@@ -288,12 +288,12 @@ def said_for_part(translation, source, lexicon, counts, said):
     ['spreadsheet']
     """
     words = {word.lower() for word in WORD.findall(translation)}
-
     # A word of another form says it too: its first six letters ("propagó" for "propagación").
+    stems = {word[:6] for word in words if len(word) > 6}
+
     def says(english):
         alone = {word.lower() for word in WORD.findall(said[english])} - FUNCTION_WORDS
-        return bool(words & alone) or bool({word[:6] for word in words if len(word) > 6}
-                                           & {word[:6] for word in alone if len(word) > 6})
+        return bool(words & alone or stems & {word[:6] for word in alone if len(word) > 6})
     return [match for match, first, second in compounds(source, lexicon, counts)
             if says(first) and not (second and says(second)) and match.group() not in words]
 
@@ -726,6 +726,16 @@ def dropped_days(translation, source):
     named = [match[1] or match[2] for match in verbatim.MONTH_AS_TIME.finditer(source)]
     named += [match[1] for match in verbatim.WEEKDAY.finditer(source)]
     return [day for day in named if not re.search(rf"(?i)(?<!\w){IN_SPANISH[day]}", translation)]
+
+
+def wrong_days(translation, source):
+    """The months and weekdays that `translation` changed or said twice (`changed_days`) and those of `source` it lost
+    (`dropped_days`): a date wrong.
+
+    >>> wrong_days("Llega el jueves y el jueves.", "It comes on Thursday or Friday.")
+    ['jueves', 'Friday']
+    """
+    return changed_days(translation, source) + dropped_days(translation, source)
 
 
 def made_up_words(translation, source, keep=()):

@@ -232,7 +232,7 @@ class Translator:
         # number up or invent a word (`rerank.choose`), and kept if it has fewer faults.
         if beam_size == 1:
             again = [i for i, (output, _) in enumerate(restored) if garbling.wrong_numbers(output, texts[i], keep[i])[0]
-                     or garbling.changed_days(output, texts[i]) or garbling.dropped_days(output, texts[i])
+                     or garbling.wrong_days(output, texts[i])
                      or garbling.invented(garbling.repair_invented(output, texts[i], self.lexicon, self.word_counts, keep[i]),
                                           texts[i], self.lexicon, keep[i])]
             self.retry(restored, texts, keep, again, [texts[i] for i in again], [spans[i] for i in again], DEFAULT_BEAM)
@@ -300,7 +300,7 @@ class Translator:
         if misread := garbling.said_for_part(translation, text, self.lexicon, self.word_counts, self._said_alone):
             spans = garbling.rare_word_spans(text, self.lexicon, self.word_counts, spans, misread)
         if (garbling.misplaced(translation, text, self.lexicon, self.word_counts, keep)
-                or garbling.changed_days(translation, text) or garbling.dropped_days(translation, text)
+                or garbling.wrong_days(translation, text)
                 or garbling.made_up_words(translation, text, keep) or spanish.stutters(translation, text)):
             spans = garbling.rare_word_spans(text, self.lexicon, self.word_counts, spans)
         return spans
@@ -344,8 +344,7 @@ class Translator:
             # A fragment not decoded is its own "translation" with no stand-ins: restoring it writes its glossary terms.
             output, notes = verbatim.restore(outputs[n], texts[i], way, protected[n][1] if n in to_decode else {})
             left = [span for span in spans[i] if span not in way]
-            if verbatim.kept_by_model(output, left) and not (left and (garbling.changed_days(output, texts[i])
-                                                                       or garbling.dropped_days(output, texts[i]))):
+            if verbatim.kept_by_model(output, left) and not (left and garbling.wrong_days(output, texts[i])):
                 restored[i] = output, notes
         if shift == 0:
             # A stand-in the model dropped, repeated or changed had to be repaired, and what the model wrote in its
