@@ -152,6 +152,17 @@ def test_an_invented_word_is_replaced_by_the_rare_source_word_at_its_place(trans
     assert garbling.repair_invented(translation, source, LEXICON, COUNTS, keep=["cortafuegos"]) == repaired
 
 
+@pytest.mark.parametrize("source, translation, repaired", [
+    ("My vet saw the firewall.", "Mi vetert vio el fuegal.", "Mi vet vio el firewall."),  # each its own word
+    ("My vet saw the firewall.", "Mi vet vio el vetert.", "Mi vet vio el firewall."),  # "vet" is written already
+    ("Vets saw the firewall.", "Vetsos vieron el fuegal.", "Vets vieron el firewall."),  # opening: its capital
+])
+def test_an_invented_word_that_begins_with_a_source_word_is_replaced_by_that_word(source, translation, repaired):
+    # "vet" is a word the corpus shows, too often for a rare word, too seldom for the model to know it: it spelled on.
+    counts = {**COUNTS, "My": 9, "vet": 9, "Vets": 9, "saw": 9}
+    assert garbling.repair_invented(translation, source, LEXICON | {"mi", "vio", "vieron"}, counts) == repaired
+
+
 def test_an_invented_word_is_not_replaced_by_a_span_written_back_already():
     counts = {"Her": 9, "her": 9, "is": 9}
     assert garbling.repair_invented("Su coderado ZIP es 45.", "Her ZIP code is 45.", {"su", "es"}, counts,
@@ -1104,6 +1115,23 @@ def test_a_compound_said_as_its_first_word_alone_is_passed_through_in_a_second_d
     monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"el", "la", "leche", "hombre", "murió"})
     assert tiny_translator.translate("The milkman died.") == "El milkman murió."
     assert decoded == [["The milkman died."], ["The milk.", "The man.", "milk", "man"], ["The John died."]]
+
+
+def test_a_retry_whose_only_invented_word_a_rare_word_repairs_is_kept_over_a_compound_said_as_its_first_word(
+        tiny_translator, monkeypatch):
+    # Decoded again with "milkman" passed through, the model invented a word for "wipe", which the repair writes back
+    # in its place: counted as invented, the retry tied with the first translation and was dropped.
+    decoded = speaking(tiny_translator, monkeypatch, {"The milkman saw the wipe.": "El leche vio la limpia.",
+                                                      "The milk.": "La leche.", "The man.": "El hombre.",
+                                                      "The John saw the wipe.": "El John vio la limpiación."})
+    monkeypatch.setattr(tiny_translator, "_said_alone", {})  # the fixture's translator is shared: none said yet
+    monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "The": 9, "milk": 9, "man": 9})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"el", "la", "leche", "hombre", "vio", "limpia"})
+    assert tiny_translator.translate("The milkman saw the wipe.") == "El milkman vio la wipe."
+    assert decoded[-1] == ["The John saw the wipe."]
+    # Of two translations each repaired in full, the one with fewer words to repair is the better.
+    assert (tiny_translator.faults("El milkman vio la wipe.", "The milkman saw the wipe.", [])
+            < tiny_translator.faults("El milkman vio la limpiación.", "The milkman saw the wipe.", []))
 
 
 def test_a_name_and_version_opening_a_sentence_spelled_anew_is_passed_through_in_a_second_decoding(tiny_translator,

@@ -8,8 +8,9 @@ still gets wrong is found in its translation, judged against the source:
   in the Spanish of the training corpus, nor as a regular form of a word there
   ("bailaste", `translator.spanish`), nor in the source, `invented`) is
   replaced by that English word (`repair_invented`: the source's rare word
-  nearest in relative position), which is what a reader can still make sense
-  of. An invented word far from every rare source word (`misplaced`) garbles
+  nearest in relative position, or the source word it begins with, "My vet" ->
+  "Mi vetert", `spelled_on`), which is what a reader can still make sense of.
+  An invented word far from every rare source word (`misplaced`) garbles
   another word, a verb the model missed ("El fuego desclinó mi conexión."): the
   sentence is then decoded again with its rare words passed through as names
   (`rare_word_spans`): "El firewall bloqueó mi conexión.". This was measured
@@ -835,10 +836,35 @@ def misplaced(translation, source, lexicon, counts, keep=()):
                               for match in invented(translation, source, lexicon, keep))
 
 
+def spelled_on(translation, source, lexicon, keep=()):
+    """The `invented` words of `translation` that begin with a word of `source` of three letters or more, as
+    `(invented, source word)` pairs of `re.Match`es: the model spelled on from a word it barely knows ("My vet ..." ->
+    "Mi vetert ...", "the oven" -> "el oveno"). Not a Spanish word (`lexicon`: "extratrata" for "extra" is a Spanish
+    word spelled on), a word that says little (`FUNCTION_WORDS_EN`), one the translation writes already, nor a name
+    (capitalised inside a sentence: "San Francisco" -> "Sanupe" is a name garbled, `garbled_names`).
+
+    >>> [(a.group(), b.group()) for a, b in spelled_on("Mi vetert vio el oveno.", "My vet saw the oven.", {"mi", "vio", "el"})]
+    [('vetert', 'vet'), ('oveno', 'oven')]
+    >>> spelled_on("Mi vet vio el vetert.", "My vet saw the vetting.", {"mi", "vio", "el"})
+    []
+    """
+    written = {word.lower() for word in WORD.findall(translation)}
+    words = [match for match in WORD.finditer(source) if len(match.group()) > 2 and match.group().lower() not in lexicon
+             and match.group().lower() not in FUNCTION_WORDS_EN and match.group().lower() not in written
+             and (match.group().islower() or starts_sentence(source, match.start()))]
+    pairs = []
+    for match in invented(translation, source, lexicon, keep):
+        begun = [word for word in words if _folded(match.group()).startswith(_folded(word.group()))]
+        if begun:
+            pairs.append((match, max(begun, key=lambda word: len(word.group()))))
+    return pairs
+
+
 def repair_invented(translation, source, lexicon, counts, keep=()):
-    """`translation` with each of its `invented` words replaced by one of the `rare_words` of `source`, the one
-    nearest in relative position (each is used once, and none of the spans in `keep`: `verbatim.restore` wrote them back
-    already, and "Su coderado ZIP" is no "Su ZIP ZIP").
+    """`translation` with each of its `invented` words replaced by the word of `source` it begins with (`spelled_on`:
+    "Mi vetert" -> "Mi vet"), else by one of the `rare_words` of `source`, the one nearest in relative position (each
+    is used once, and none of the spans in `keep`: `verbatim.restore` wrote them back already, and "Su coderado ZIP" is
+    no "Su ZIP ZIP").
 
     >>> repair_invented("El fuegal bloqueó la red.", "The firewall blocked the net.", {"el", "bloqueó", "la", "red"},
     ...                 {"The": 9, "the": 9, "blocked": 3, "net": 2})
@@ -846,30 +872,40 @@ def repair_invented(translation, source, lexicon, counts, keep=()):
     >>> [repair_invented(out, src, {"la", "factura"}, {"I": 9, "the": 9, "invoice": 9, "and": 9})
     ...  for out, src in (("Revé la factura.", "I emailed the invoice."), ("Revé la factura.", "and emailed the invoice."))]
     ['Emailed la factura.', 'emailed la factura.']
-    >>> repair_invented("Enseña el tercer gradecer en Lincoln Elementary.", "She teaches third grade at Lincoln Elementary.",
+    >>> repair_invented("Enseña el tercer gradorer en Lincoln Elementary.", "She teaches third grade at Lincoln Elementary.",
     ...                 {"enseña", "el", "tercer", "en"}, {"She": 9, "teaches": 9, "third": 9, "grade": 9, "at": 9})
-    'Enseña el tercer gradecer en Lincoln Elementary.'
+    'Enseña el tercer gradorer en Lincoln Elementary.'
     >>> [repair_invented(out, "Add 1 teaspoon of salt.", {"añade", "de", "sal"}, {"Add": 9, "of": 9, "salt": 9})
     ...  for out in ("Añade 1spucharon de sal.", "Añade 1 1spuchar de sal.")]
     ['Añade 1 teaspoon de sal.', 'Añade 1 teaspoon de sal.']
+    >>> repair_invented("Mi vetert vio el fuegal.", "My vet saw the firewall.", {"mi", "vio", "el"}, {"My": 9, "saw": 9,
+    ...                                                                                               "the": 9, "vet": 9})
+    'Mi vet vio el firewall.'
     """
     spans = {word for value in keep for word in WORD.findall(value)}
+    begun = {match.start(): word.group() for match, word in spelled_on(translation, source, lexicon, keep)
+             if word.group() not in spans}
     # Nor a name the translation writes already as often as the source: copied, not twice ("el tercer Elementary a
     # Lincoln Elementary", which `garbled_names` counts as garbled).
     unwritten = collections.Counter(WORD.findall(source)) - collections.Counter(WORD.findall(translation))
     rare = [(_place(match, source), match.group()) for match in rare_words(source, lexicon, counts)
             if match.group() not in spans and (match.group().islower() or unwritten[match.group()])]
     pieces, at = [], 0
+    rare = [(place, word) for place, word in rare if word not in begun.values()]
     for match in invented(translation, source, lexicon, keep):
-        if not rare:
-            break
-        place = _place(match, translation)
-        nearest = min(rare, key=lambda r: abs(r[0] - place))
-        rare.remove(nearest)
+        if match.start() in begun:
+            word = begun[match.start()]
+        elif rare:
+            place = _place(match, translation)
+            nearest = min(rare, key=lambda r: abs(r[0] - place))
+            rare.remove(nearest)
+            word = nearest[1]
+        else:
+            continue
         # One that opened a sentence leaves its capital to the word put in its place ("Revé el …" -> "Emailed el …"),
         # unless the source opens in lower case: a piece of a sentence too long for the model ("and reflect.").
-        capital = opens_sentence(translation, match.start()) and source.lstrip(" \"'¿¡(")[:1].isupper()
-        word = nearest[1][0].upper() + nearest[1][1:] if capital else nearest[1]
+        if opens_sentence(translation, match.start()) and source.lstrip(" \"'¿¡(")[:1].isupper():
+            word = word[0].upper() + word[1:]
         # A number glued before it stays ("y 1spucharon de sal" -> "y 1 teaspoon de sal"; "y 1 1spuchar" has it).
         glued = re.match(r"\d+", match.group())
         if glued and not re.search(rf"(?<![\w.,]){glued.group()}\s*$", translation[:match.start()]):

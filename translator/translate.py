@@ -308,20 +308,25 @@ class Translator:
     def faults(self, translation, text, keep):
         """What is wrong with `translation` of `text`, worst first, for choosing between two: the numbers it
         changed, the months and weekdays it changed, the numbers, months and weekdays it dropped, the names it
-        garbled or lost, the words it invented, the first words it took for names
-        (`garbling.first_words_as_names`), the parts of words it said for the whole and its stutters
-        (`spanish.stutters`; counts of each). A number made up is worse than one left out: a second
+        garbled or lost, the words it invented that no repair mends (`garbling.repair_invented`), the first words it
+        took for names (`garbling.first_words_as_names`), the parts of words it said for the whole and its stutters
+        (`spanish.stutters`; counts of each), and last the words it invented: one that the repair writes back as the
+        source's word is what the reader gets, no worse than a word said for the whole, but a translation with none
+        to repair is better still. A number made up is worse than one left out: a second
         decoding may merge two stand-ins into one ("45 to 37" -> "47")."""
         changed, dropped = garbling.wrong_numbers(translation, text, keep)
+        invented = len(garbling.invented(translation, text, self.lexicon, keep))
+        repaired = garbling.repair_invented(translation, text, self.lexicon, self.word_counts, keep)
         return (len(changed), len(garbling.changed_days(translation, text)),
                 len(dropped) + len(garbling.dropped_days(translation, text)),
                 len(garbling.garbled_names(translation, text, self.word_counts))
                 + len(garbling.spelled_apart(translation, text))
                 + len(garbling.lost_names(translation, text, self.word_counts, self.lexicon, self.name_forms)),
-                len(garbling.invented(translation, text, self.lexicon, keep))
+                len(garbling.invented(repaired, text, self.lexicon, keep))
                 + len(garbling.first_words_as_names(translation, text, self.word_counts, self.lexicon))
                 + len(garbling.said_for_part(translation, text, self.lexicon, self.word_counts, self._said_alone))
-                + len(spanish.stutters(translation, text)))
+                + len(spanish.stutters(translation, text)),
+                invented)
 
     def decode_protected(self, texts, spans, beam_size=1, shift=0):
         """`(translation, notes)` of each of `texts`, decoded with its `spans` (a list of `verbatim.Span`s for each)
@@ -406,9 +411,10 @@ class Translator:
 
         Empty or blank text gives "". Text longer than the model's sequence
         length is split at sentence boundaries (and, if one sentence is still
-        too long, into runs of words, with a logged warning), each piece is
-        translated, and the pieces are joined. Pieces are sorted by length and
-        decoded `batch_size` at a time (default: the translator's).
+        too long, into runs of words where clauses meet, with a logged warning),
+        each piece is translated, and the pieces are joined. Pieces are sorted
+        by length and decoded `batch_size` at a time (default: the
+        translator's).
 
         `glossary` is None, one glossary for every text, or a list of one (or
         None) per text: an object whose `.matches(text)` gives `(start, end,
