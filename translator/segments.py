@@ -1,8 +1,10 @@
 """Long inputs cut into pieces the model can take, and the pieces' translations joined back.
 
 The model reads a fixed number of source tokens. A text is cut at sentence
-ends; a sentence still too long is cut into runs of whole words, each as long
-as fits. The translations of one text's pieces are joined with spaces, in order.
+ends; a sentence still too long is cut into runs of whole words that fit, where
+they read best as sentences of their own (after a comma, before "and" or
+"because"), each but the last closed with a full stop. The translations of one
+text's pieces are joined with spaces, in order.
 """
 
 import logging
@@ -56,24 +58,71 @@ def whole_words(sentence, kept=()):
     return [word for word in [*words, sentence[start:]] if word]
 
 
+# Where a sentence too long for the model is best cut: after a comma, semicolon or colon, else before a word that opens
+# a clause; not after a word that leans on the next ("the", "of", "my"), nor leaving a piece of a word or two, which the
+# model reads as a sentence of its own ("... después de cuatro años de | El trabajo.").
+CLAUSE_OPENERS = {"and", "but", "or", "so", "because", "while", "when", "where", "which", "who", "whose", "if", "although",
+                  "though", "after", "before", "until", "since", "unless", "then"}
+LEANING = {"the", "a", "an", "of", "on", "in", "at", "to", "for", "with", "by", "from", "about", "into", "near", "under",
+           "over", "through", "between", "without", "than", "like", "my", "your", "his", "her", "our", "their", "its",
+           "this", "these", "those", "and", "or", "but", "very", "not", "no"}
+CUT_AFTER_PUNCTUATION, CUT_BEFORE_CLAUSE, CUT_ELSEWHERE, CUT_AFTER_LEANING, SHORT_PIECE = 1, 2, 4, 4, 3
+
+
+def cut_cost(words, at):
+    """What cutting `words` before `words[at]` costs (see `CLAUSE_OPENERS`)."""
+    before, after = words[at - 1], words[at]
+    if before[-1] in ",;:)" or after[0] == "(":
+        return CUT_AFTER_PUNCTUATION
+    cost = CUT_BEFORE_CLAUSE if after.lower() in CLAUSE_OPENERS else CUT_ELSEWHERE
+    return cost + (CUT_AFTER_LEANING if before.lower() in LEANING else 0)
+
+
 def word_runs(words, sizes, max_tokens):
-    """Consecutive `words` (of `sizes` tokens) grouped in runs of at most `max_tokens` tokens.
+    """Consecutive `words` (of `sizes` tokens) grouped in runs of at most `max_tokens` tokens, cut where the runs read
+    best as sentences of their own: the cuts of least total `cut_cost`, a run of fewer than three words costing
+    `SHORT_PIECE` more.
 
     Returns `(run, tokens)` pairs. A word longer than `max_tokens` is a run
     of its own, which the model then truncates.
 
     >>> word_runs(["a", "bb", "c", "dd", "eeee"], [1, 2, 1, 2, 4], 3)
     [('a bb', 3), ('c dd', 3), ('eeee', 4)]
+    >>> words = "It opened on May 27, 1937, after four years of work.".split()
+    >>> [run for run, _ in word_runs(words, [1] * len(words), 9)]
+    ['It opened on May 27, 1937,', 'after four years of work.']
+    >>> words = "The total is 12 and it is due on the 30th.".split()
+    >>> [run for run, _ in word_runs(words, [1] * len(words), 9)]
+    ['The total is 12', 'and it is due on the 30th.']
     """
-    runs, run, used = [], [], 0
-    for word, size in zip(words, sizes):
-        if run and used + size > max_tokens:
-            runs.append((" ".join(run), used))
-            run, used = [], 0
-        run.append(word)
-        used += size
-    runs.append((" ".join(run), used))
-    return runs
+    # best[end]: the least cost of cutting words[:end] into runs, the last of which starts at start[end].
+    best, start = [0] + [float("inf")] * len(words), [0] * (len(words) + 1)
+    for end in range(1, len(words) + 1):
+        used = 0
+        for begin in range(end - 1, -1, -1):
+            used += sizes[begin]
+            if used > max_tokens and begin < end - 1:
+                break
+            cost = (best[begin] + (cut_cost(words, begin) if begin else 0)
+                    + (SHORT_PIECE if end - begin < 3 < len(words) else 0))
+            if cost < best[end]:
+                best[end], start[end] = cost, begin
+    runs, end = [], len(words)
+    while end:
+        runs.append((" ".join(words[start[end]:end]), sum(sizes[start[end]:end])))
+        end = start[end]
+    return runs[::-1]
+
+
+def closed(run):
+    """A run of words cut from a sentence, ended as a sentence: the model, which learned from whole sentences, reads
+    one that stops at a comma or in mid-clause as one to go on with, and writes on ("... no estaba listo, todavía,
+    todavía, todavía no estaba").
+
+    >>> [closed(run) for run in ("When we arrived,", "It is due on Monday", "Is it?")]
+    ['When we arrived.', 'It is due on Monday.', 'Is it?']
+    """
+    return run if run[-1] in SENTENCE_END else run.rstrip(",;:") + "."
 
 
 def split(texts, count_tokens, max_tokens, kept=lambda sentence: ()):
@@ -88,7 +137,7 @@ def split(texts, count_tokens, max_tokens, kept=lambda sentence: ()):
     >>> def count_words(strings):
     ...     return [len(string.split()) for string in strings]
     >>> split(["One two. Three four five six.", " "], count_words, max_tokens=3)
-    ([0, 0, 0], ['One two.', 'Three four five', 'six.'], [2, 3, 1])
+    ([0, 0, 0], ['One two.', 'Three four.', 'five six.'], [2, 2, 2])
     """
     owners, sentences = [], []
     for owner, text in enumerate(texts):
@@ -103,7 +152,10 @@ def split(texts, count_tokens, max_tokens, kept=lambda sentence: ()):
         else:
             too_long.append(size)
             words = whole_words(sentence, kept(sentence))
-            runs = word_runs(words, count_tokens(words), max_tokens)
+            # Room for the full stop that closes each run but the last.
+            runs = [run for run, _ in word_runs(words, count_tokens(words), max_tokens - 1)]
+            runs = [*map(closed, runs[:-1]), runs[-1]]
+            runs = list(zip(runs, count_tokens(runs)))
         for piece, piece_size in runs:
             for column, value in zip(pieces, (owner, piece, piece_size)):
                 column.append(value)
