@@ -109,6 +109,9 @@ def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     ("Tom is in room 214", [("label", "la habitación 214")]),  # in lower case after a preposition
     ("Tom told Uncle Sam I said hello", [("address", "el tío Sam")]),  # kin before a name, no "I" after
     ("Tom met Pope Francis", [("address", "el papa Francis")]),  # a rank before a name
+    ("Hi Angela, thanks.", [("greeting", "Hola Angela")]),  # a greeting and the name it greets
+    ("Good morning Tom Lee!", [("greeting", "Buenos días Tom Lee")]),
+    ("Tom said Hello Tom is here", [("name", "Hello Tom")]),  # no comma nor stop after: no greeting, a rare name
     ("Tom R&D grew", [("code", "R&D")]),  # no run of capitalised words reaches into a name with "&"
     ("Tom shuts at 9 p.m., daily", [("time", "9 p.m.")]),  # "p.m."'s full stop before a comma
     ("Stephen King and Burger King", [("name", "Stephen King"), ("name", "Burger King")]),  # a rank in a name
@@ -1132,6 +1135,13 @@ def test_a_retry_whose_only_invented_word_a_rare_word_repairs_is_kept_over_a_com
     # Of two translations each repaired in full, the one with fewer words to repair is the better.
     assert (tiny_translator.faults("El milkman vio la wipe.", "The milkman saw the wipe.", [])
             < tiny_translator.faults("El milkman vio la limpiación.", "The milkman saw the wipe.", []))
+
+
+def test_a_greeting_the_model_copied_before_a_name_comes_out_in_spanish(tiny_translator, monkeypatch):
+    # "Hi Maria, thanks for your email." came out "Hi Maria, gracias por tu correo.": the greeting copied with the name.
+    decoded = speaking(tiny_translator, monkeypatch, {"John, thanks.": "John, gracias."})
+    assert tiny_translator.translate("Hi Angela, thanks.") == "Hola Angela, gracias."
+    assert decoded == [["John, thanks."]]
 
 
 def test_a_name_and_version_opening_a_sentence_spelled_anew_is_passed_through_in_a_second_decoding(tiny_translator,

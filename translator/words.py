@@ -84,6 +84,10 @@ RANKS = {"Queen": "la reina", "King": "el rey", "Prince": "el príncipe", "Princ
 # ("Quiero escalar el monte. El monte."), "Mount Fuji" "Moaza".
 PLACES = {"Mount": "el monte", "Mt.": "el monte", "Lake": "el lago"}
 ADDRESS = {**KIN, **RANKS, **PLACES}
+# Greetings before the name they greet, which the model copied ("Hi Maria, thanks for your email." -> "Hi Maria,
+# gracias por tu correo.", "Dear", "Good morning Anna" -> "Los buenos días estás listo Anna"), as Spanish says them.
+GREETINGS = {"Hi": "Hola", "Hello": "Hola", "Hey": "Hola", "Good morning": "Buenos días", "Good afternoon": "Buenas tardes",
+             "Good evening": "Buenas noches"}
 
 def opens_sentence(text, start):
     """Whether the word at `start` of `text` opens its sentence: only spaces and opening marks come before it.
