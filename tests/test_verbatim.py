@@ -112,6 +112,8 @@ def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     ("Hi Angela, thanks.", [("greeting", "Hola Angela")]),  # a greeting and the name it greets
     ("Good morning Tom Lee!", [("greeting", "Buenos días Tom Lee")]),
     ("Tom said Hello Tom is here", [("name", "Hello Tom")]),  # no comma nor stop after: no greeting, a rare name
+    ("Kind regards, Angela", [("closing", "Saludos cordiales, Angela")]),  # a closing and the signature ending the text
+    ("Best wishes, the cats.", [("closing", "Un saludo")]),  # a closing before a comma
     ("Tom R&D grew", [("code", "R&D")]),  # no run of capitalised words reaches into a name with "&"
     ("Tom shuts at 9 p.m., daily", [("time", "9 p.m.")]),  # "p.m."'s full stop before a comma
     ("Stephen King and Burger King", [("name", "Stephen King"), ("name", "Burger King")]),  # a rank in a name
@@ -1137,11 +1139,14 @@ def test_a_retry_whose_only_invented_word_a_rare_word_repairs_is_kept_over_a_com
             < tiny_translator.faults("El milkman vio la limpiación.", "The milkman saw the wipe.", []))
 
 
-def test_a_greeting_the_model_copied_before_a_name_comes_out_in_spanish(tiny_translator, monkeypatch):
+def test_a_greeting_or_closing_the_model_copied_comes_out_in_spanish(tiny_translator, monkeypatch):
     # "Hi Maria, thanks for your email." came out "Hi Maria, gracias por tu correo.": the greeting copied with the name.
     decoded = speaking(tiny_translator, monkeypatch, {"John, thanks.": "John, gracias."})
     assert tiny_translator.translate("Hi Angela, thanks.") == "Hola Angela, gracias."
     assert decoded == [["John, thanks."]]
+    # A closing and its signature, with no stop: the model, given "John, Mary", wrote "John, Mary, Mary, Mary.".
+    assert tiny_translator.translate("Kind regards, Angela") == "Saludos cordiales, Angela"
+    assert decoded == [["John, thanks."]]  # nothing left to decode
 
 
 def test_a_name_and_version_opening_a_sentence_spelled_anew_is_passed_through_in_a_second_decoding(tiny_translator,

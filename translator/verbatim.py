@@ -54,6 +54,7 @@ from typing import NamedTuple
 
 from translator.words import (
     ADDRESS,
+    CLOSINGS,
     DECADES,
     GREETINGS,
     KIN,
@@ -259,9 +260,12 @@ KINDS = (
     # "etc." ends a list the model reads as one more item: "huevos, la etuada" unless a name stands in for it. Its
     # full stop is the span's only when the sentence goes on: a sentence the model sees end in none runs on.
     Kind("etc", r"(?<![\w.])etc(?:\.(?!\s*$))?(?!\w)", "name", ("etc",)),
-    # A greeting and the name it greets, before a comma or a stop ("Hi Maria, thanks ..."): written back as Spanish
-    # says it, "Hola Maria". No examples: it is found only so, not in the table's test frames ("Look at X now").
+    # A greeting and the name it greets, before a comma or a stop ("Hi Maria, thanks ..."), and a letter's closing
+    # before a comma, with the signature that ends the text ("Best regards, John": the model, given "John, Mary" with
+    # no stop, wrote "John, Mary, Mary, Mary."): written back as Spanish says them, "Hola Maria", "Saludos cordiales,
+    # John". No examples: they are found only so, not in the table's test frames ("Look at X now").
     Kind("greeting", rf"(?<![\w-])(?:{'|'.join(GREETINGS)})\s{CAPITALISED}(?:\s{CAPITALISED})*(?=\s*[,!.?])", "name", ()),
+    Kind("closing", rf"(?<![\w-])(?:{'|'.join(CLOSINGS)})(?:,\s+{CAPITALISED}(?:\s+{CAPITALISED})*\.?$|(?=,))", "name", ()),
     # A form of address before a name, kin or rank ("Aunt Linda", "Queen Elizabeth"), or a mountain's or lake's word
     # ("Mt. Fuji"), which the model read as pieces of a name or lost: written back as Spanish says it, "la tía
     # Linda", "la reina Elizabeth", "el monte Fuji".
@@ -283,8 +287,8 @@ KINDS = (
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
 ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "street", "war", "measure", "numbered", "century",
-          "decade", "label", "greeting", "address", "range", "time", "phone", "date", "serial", "code", "etc", "title",
-          "symbol"}
+          "decade", "label", "greeting", "closing", "address", "range", "time", "phone", "date", "serial", "code", "etc",
+          "title", "symbol"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
 # (as the corpus writes it), a written date or a unit in words in the model's own Spanish, a number with a separator,
@@ -539,6 +543,16 @@ def spanish_greeting(written):
     return GREETINGS[greeting] + written[len(greeting):]
 
 
+def spanish_closing(written):
+    """A letter's closing, and its signature, as Spanish says them (`CLOSINGS`).
+
+    >>> spanish_closing("Best regards, John Smith"), spanish_closing("Regards")
+    ('Saludos cordiales, John Smith', 'Saludos')
+    """
+    closing = max((closing for closing in CLOSINGS if written.startswith(closing)), key=len)
+    return CLOSINGS[closing] + written[len(closing):]
+
+
 def spanish_amount(written):
     """A number as written, but "percent" and "minus" as Spanish says them.
 
@@ -604,7 +618,8 @@ def spanish_range(written):
 IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_date": spanish_date,
               "numbered": spanish_numbered, "day": spanish_day, "war": spanish_war, "century": spanish_century,
               "decade": spanish_decade, "label": spanish_label, "address": spanish_address, "time": spanish_clock,
-              "range": spanish_range, "greeting": spanish_greeting}
+              "range": spanish_range, "greeting": spanish_greeting,
+              "closing": spanish_closing}
 
 
 def sums_as_written(translation, source):

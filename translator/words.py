@@ -88,6 +88,10 @@ ADDRESS = {**KIN, **RANKS, **PLACES}
 # gracias por tu correo.", "Dear", "Good morning Anna" -> "Los buenos días estás listo Anna"), as Spanish says them.
 GREETINGS = {"Hi": "Hola", "Hello": "Hola", "Hey": "Hola", "Good morning": "Buenos días", "Good afternoon": "Buenas tardes",
              "Good evening": "Buenas noches"}
+# A letter's closing before a comma and the signature ("Best regards, John." came out "Tenlo de saludo, John.").
+CLOSINGS = {"Best regards": "Saludos cordiales", "Kind regards": "Saludos cordiales", "Warm regards": "Saludos cordiales",
+            "Regards": "Saludos", "Best wishes": "Un saludo", "Sincerely": "Atentamente", "Yours sincerely": "Atentamente",
+            "Yours truly": "Atentamente"}
 
 def opens_sentence(text, start):
     """Whether the word at `start` of `text` opens its sentence: only spaces and opening marks come before it.
