@@ -23,7 +23,9 @@ still gets wrong is found in its translation, judged against the source:
   alone ("The milkman died." -> "El leche murió.", `said_for_part`, judged by
   the model's own translation of each word alone), is passed through in a
   second decoding ("El milkman murió."); so is a word read as the word it
-  begins with ("The warranty ..." -> "La guerra ...", the "war" of it).
+  begins with ("The warranty ..." -> "La guerra ...", the "war" of it), and a
+  word the corpus never shows said as the model's guess at it alone
+  ("thermostat" -> "terminada", `guessed`).
 - **Garbled names**: a translation that invents a capitalised word, a name the
   corpus shows but the model garbled ("San Francisco" -> "Sanupe"), copies a
   name of several words in part ("Salt Lake City" -> "Lake City"), with a word
@@ -52,7 +54,7 @@ import collections
 import re
 import unicodedata
 
-from translator import numbers, spanish, verbatim
+from translator import numbers, spanish, spelling, verbatim
 from translator.verbatim import DIAS, MESES, MIN_COUNT, MONTHS, NAME, PARTICLES, WEEKDAYS, Span
 from translator.words import ADDRESS, LABELS, WORD, opens_sentence, starts_sentence
 
@@ -266,6 +268,69 @@ def compounds(source, lexicon, counts):
             if not (counts.get(rest) or rest in SUFFIXES + ENDINGS or (rest[0] == first[-1] and rest[1:] in ENDINGS)):
                 found.append((match, first, None))
     return [(match, first, second) for match, first, second in found if first not in written]
+
+
+# Beginnings that make a word of another ("unholy", "rewrite"), and endings besides `ENDINGS` that keep a word near its
+# stem's meaning ("shyly", "moody", "rhythmical"): a word of a known one and these is no stranger to the model.
+PREFIXES = ("un", "re", "dis", "in", "im", "mis", "non", "over", "under", "pre", "out", "de")
+NEAR_ENDINGS = ENDINGS + SUFFIXES + ("ly", "y", "al", "ical", "ic", "en")
+
+
+def _derived(word, counts, prefixed=True):
+    """Whether `word` is a form of a word the corpus `counts` show (`FORMS`), one with an ending that keeps its
+    meaning near (`NEAR_ENDINGS`, the stem's final "e" or "y" or doubled letter as written: "sufficiently", "happily",
+    "saddest"), or one after a beginning (`PREFIXES`: "unholster" is "holster")."""
+    def known(stem):
+        return len(stem) > 2 and counts.get(stem, 0) >= MIN_COUNT
+    stems = {word[:-len(ending)] + base for ending, base in FORMS.items() if word.endswith(ending)}
+    stems |= {stem for ending in NEAR_ENDINGS if word.endswith(ending) for stem in
+              (word[:-len(ending)], word[:-len(ending)] + "e", word[:-len(ending)][:-1] + "y", word[:-len(ending) - 1])}
+    return (any(known(stem) for stem in stems)
+            or prefixed and any(word.startswith(start) and (known(word[len(start):])
+                                                            or _derived(word[len(start):], counts, prefixed=False))
+                                for start in PREFIXES))
+
+
+def strangers(source, lexicon, counts):
+    """The words of `source` in lower case that the corpus `counts` never show and that are none of the `compounds`
+    nor `_derived` from a word it shows ("toddler", "thermostat"; not "milkman", "shyly"): the model has nothing to go
+    by but its pieces, and may read them as another word.
+
+    >>> counts = {"the": 9, "ate": 9, "a": 9, "shy": 9, "milk": 9, "man": 9, "cake": 9}
+    >>> [m.group() for m in strangers("The toddler shyly ate a milkman's cake.", set(), counts)]
+    ['toddler']
+    """
+    parts = {match.start() for match, *_ in compounds(source, lexicon, counts)}
+    return [match for match in rare_words(source, lexicon, counts)
+            if len(match.group()) > 3 and match.group().islower()
+            and not counts.get(match.group()) and not counts.get(match.group().capitalize())
+            and spelling.american(match.group(), counts) == match.group()  # "colour" reaches the model as "color"
+            and match.start() not in parts and not _derived(match.group(), counts)]
+
+
+def guessed(translation, source, lexicon, counts, said):
+    """The `strangers` of `source` that `translation` says with the model's own Spanish for the word alone (`said`),
+    no word of which begins with the stranger's first three letters (a cognate, "dermatólogo", "vacuna") nor is the
+    stranger copied: a guess at a
+    word the model never saw, which reads as a word of the sentence and is most often another ("The toddler threw a
+    tantrum." -> "El asintió a una tantrum.", "The thermostat is broken." -> "La terminada está roto.").
+
+    >>> said = {"toddler": "El asintió.", "dermatologist": "El dermatólogo.", "thermostat": "El terminaba."}
+    >>> [[m.group() for m in guessed(out, src, set(), {"the": 9, "is": 9}, said)]
+    ...  for out, src in (("El asintió.", "The toddler."), ("El dermatólogo.", "The dermatologist."),
+    ...                   ("La terminada está rota.", "The thermostat is broken."))]
+    [['toddler'], [], ['thermostat']]
+    """
+    words = {word.lower() for word in WORD.findall(translation)}
+    found = []
+    for match in strangers(source, lexicon, counts):
+        stranger = match.group()
+        alone = {word.lower() for word in WORD.findall(said.get(stranger, ""))} - FUNCTION_WORDS
+        # A word of another form says it too: its first six letters ("terminaba" for "terminada").
+        hit = {word for word in words if word in alone or len(word) > 6 and word[:6] in {a[:6] for a in alone if len(a) > 6}}
+        if stranger not in words and hit and not any(_folded(word)[:3] == _folded(stranger)[:3] for word in hit):
+            found.append(match)
+    return found
 
 
 def said_for_part(translation, source, lexicon, counts, said):

@@ -211,8 +211,15 @@ class Translator:
         # back "los años 70", is no rare word to put for an invented one).
         keep = [[part for span in text_spans for part in (span.value, text[span.start:span.end])]
                 for text, text_spans in zip(texts, spans)]
+        # The words of compounds, and the words the model never saw that a translation with no invented word neither
+        # copies nor passes through (`garbling.guessed`: it may have said them as another word).
         self.said_alone([part for text in texts for _, *parts in garbling.compounds(text, self.lexicon, self.word_counts)
-                         for part in parts if part])
+                         for part in parts if part]
+                        + [word.group() for text, text_spans, (output, _), words in zip(texts, spans, restored, keep)
+                           if not garbling.invented(output, text, self.lexicon, words)
+                           for word in garbling.strangers(text, self.lexicon, self.word_counts)
+                           if word.group() not in output and not any(span.start <= word.start() < span.end
+                                                                     for span in text_spans)])
         wider = [self.wider_spans(text, output, text_spans, words)
                  for text, (output, _), text_spans, words in zip(texts, restored, spans, keep)]
         again = [i for i in range(len(texts)) if wider[i] != spans[i]]
@@ -246,8 +253,8 @@ class Translator:
         return outputs, [notes for _, notes in restored]
 
     def said_alone(self, words):
-        """Translates each of `words` not translated yet alone, for `garbling.said_for_part`, which reads them from
-        `_said_alone`: as a sentence after "The" ("The milk." -> "La leche.") and bare, of which only the first three
+        """Translates each of `words` not translated yet alone, for `garbling.said_for_part` and `garbling.guessed`,
+        which read them from `_said_alone`: as a sentence after "The" ("The milk." -> "La leche.") and bare, of which only the first three
         words count. Each gives a sense the other may miss ("The time." -> "La hora.", "time" -> "Tiempo tiempo …");
         a bare word is no sentence to the model, which goes on to repeat what it links to the word ("star" -> "Se
         murió de hambre de hambre estrella …", the "starv" of "starvation"). With the default beam, whatever the
@@ -274,7 +281,8 @@ class Translator:
         `garbling.lost_names`; `garbling.name_spans`), else those it garbled ("Salt Lake City" -> "Lake City"), the
         initials it spelled letter by letter ("U.S." -> "U. S.", `garbling.spelled_apart`), a name and version opening
         the text when it invented a word in their place ("Windows 11" -> "Las cdoles 11", `garbling.opening_version`),
-        a compound it said as its first word alone ("milkman" -> "leche", `garbling.said_for_part`), and the rare
+        a compound it said as its first word alone ("milkman" -> "leche", `garbling.said_for_part`) or a word it never
+        saw as its guess ("thermostat" -> "terminada", `garbling.guessed`), and the rare
         words when it invented a word far from them (`garbling.misplaced`), changed a month or weekday
         (`garbling.changed_days`, `garbling.dropped_days`), said a number the source does not
         (`garbling.made_up_words`) or stuttered ("un nuevo cuarto de cuarto" for "quarterback", `spanish.stutters`).
@@ -297,7 +305,8 @@ class Translator:
         if apart := garbling.spelled_apart(translation, text):
             spans = garbling.initials_spans(text, spans, apart)
         spans = garbling.opening_version(translation, text, self.lexicon, spans, keep)
-        if misread := garbling.said_for_part(translation, text, self.lexicon, self.word_counts, self._said_alone):
+        if misread := (garbling.said_for_part(translation, text, self.lexicon, self.word_counts, self._said_alone)
+                       + garbling.guessed(translation, text, self.lexicon, self.word_counts, self._said_alone)):
             spans = garbling.rare_word_spans(text, self.lexicon, self.word_counts, spans, misread)
         if (garbling.misplaced(translation, text, self.lexicon, self.word_counts, keep)
                 or garbling.wrong_days(translation, text)
@@ -309,7 +318,8 @@ class Translator:
         """What is wrong with `translation` of `text`, worst first, for choosing between two: the numbers it
         changed, the months and weekdays it changed, the numbers, months and weekdays it dropped, the names it
         garbled or lost, the words it invented that no repair mends (`garbling.repair_invented`), the first words it
-        took for names (`garbling.first_words_as_names`), the parts of words it said for the whole and its stutters
+        took for names (`garbling.first_words_as_names`), the parts of words it said for the whole, its guesses at
+        words it never saw (`garbling.guessed`) and its stutters
         (`spanish.stutters`; counts of each), and last the words it invented: one that the repair writes back as the
         source's word is what the reader gets, no worse than a word said for the whole, but a translation with none
         to repair is better still. A number made up is worse than one left out: a second
@@ -325,6 +335,7 @@ class Translator:
                 len(garbling.invented(repaired, text, self.lexicon, keep))
                 + len(garbling.first_words_as_names(translation, text, self.word_counts, self.lexicon))
                 + len(garbling.said_for_part(translation, text, self.lexicon, self.word_counts, self._said_alone))
+                + len(garbling.guessed(translation, text, self.lexicon, self.word_counts, self._said_alone))
                 + len(spanish.stutters(translation, text)),
                 invented)
 
