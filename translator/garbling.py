@@ -311,9 +311,9 @@ def strangers(source, lexicon, counts):
 def guessed(translation, source, lexicon, counts, said):
     """The `strangers` of `source` that `translation` says with the model's own Spanish for the word alone (`said`),
     no word of which begins with the stranger's first three letters (a cognate, "dermatólogo", "vacuna") nor is the
-    stranger copied: a guess at a
-    word the model never saw, which reads as a word of the sentence and is most often another ("The toddler threw a
-    tantrum." -> "El asintió a una tantrum.", "The thermostat is broken." -> "La terminada está roto.").
+    stranger copied: a guess at a word the model never saw, which reads as a word of the sentence and is most often
+    another ("The toddler threw a tantrum." -> "El asintió a una tantrum.", "The thermostat is broken." -> "La
+    terminada está roto.").
 
     >>> said = {"toddler": "El asintió.", "dermatologist": "El dermatólogo.", "thermostat": "El terminaba."}
     >>> [[m.group() for m in guessed(out, src, set(), {"the": 9, "is": 9}, said)]
@@ -327,7 +327,8 @@ def guessed(translation, source, lexicon, counts, said):
         stranger = match.group()
         alone = {word.lower() for word in WORD.findall(said.get(stranger, ""))} - FUNCTION_WORDS
         # A word of another form says it too: its first six letters ("terminaba" for "terminada").
-        hit = {word for word in words if word in alone or len(word) > 6 and word[:6] in {a[:6] for a in alone if len(a) > 6}}
+        stems = {word[:6] for word in alone if len(word) > 6}
+        hit = {word for word in words if word in alone or len(word) > 6 and word[:6] in stems}
         if stranger not in words and hit and not any(_folded(word)[:3] == _folded(stranger)[:3] for word in hit):
             found.append(match)
     return found
@@ -955,8 +956,8 @@ def repair_invented(translation, source, lexicon, counts, keep=()):
     unwritten = collections.Counter(WORD.findall(source)) - collections.Counter(WORD.findall(translation))
     rare = [(_place(match, source), match.group()) for match in rare_words(source, lexicon, counts)
             if match.group() not in spans and (match.group().islower() or unwritten[match.group()])]
-    pieces, at = [], 0
     rare = [(place, word) for place, word in rare if word not in begun.values()]
+    pieces, at = [], 0
     for match in invented(translation, source, lexicon, keep):
         if match.start() in begun:
             word = begun[match.start()]

@@ -254,12 +254,12 @@ class Translator:
 
     def said_alone(self, words):
         """Translates each of `words` not translated yet alone, for `garbling.said_for_part` and `garbling.guessed`,
-        which read them from `_said_alone`: as a sentence after "The" ("The milk." -> "La leche.") and bare, of which only the first three
-        words count. Each gives a sense the other may miss ("The time." -> "La hora.", "time" -> "Tiempo tiempo …");
-        a bare word is no sentence to the model, which goes on to repeat what it links to the word ("star" -> "Se
-        murió de hambre de hambre estrella …", the "starv" of "starvation"). With the default beam, whatever the
-        job's: the same answer in any job, and no greedy graphs made for a few words in a beam job (they cost one a
-        third of its speed)."""
+        which read them from `_said_alone`: as a sentence after "The" ("The milk." -> "La leche.") and bare, of which
+        only the first three words count. Each gives a sense the other may miss ("The time." -> "La hora.", "time" ->
+        "Tiempo tiempo …"); a bare word is no sentence to the model, which goes on to repeat what it links to the word
+        ("star" -> "Se murió de hambre de hambre estrella …", the "starv" of "starvation"). With the default beam,
+        whatever the job's: the same answer in any job, and no greedy graphs made for a few words in a beam job (they
+        cost one a third of its speed)."""
         new = [word for word in dict.fromkeys(words) if word not in self._said_alone]
         if new:
             said = self.decode_as_written([f"The {word}." for word in new] + new, DEFAULT_BEAM)
@@ -319,11 +319,10 @@ class Translator:
         changed, the months and weekdays it changed, the numbers, months and weekdays it dropped, the names it
         garbled or lost, the words it invented that no repair mends (`garbling.repair_invented`), the first words it
         took for names (`garbling.first_words_as_names`), the parts of words it said for the whole, its guesses at
-        words it never saw (`garbling.guessed`) and its stutters
-        (`spanish.stutters`; counts of each), and last the words it invented: one that the repair writes back as the
-        source's word is what the reader gets, no worse than a word said for the whole, but a translation with none
-        to repair is better still. A number made up is worse than one left out: a second
-        decoding may merge two stand-ins into one ("45 to 37" -> "47")."""
+        words it never saw (`garbling.guessed`) and its stutters (`spanish.stutters`; counts of each), and last the
+        words it invented: one that the repair writes back as the source's word is what the reader gets, no worse
+        than a word said for the whole, but a translation with none to repair is better still. A number made up is
+        worse than one left out: a second decoding may merge two stand-ins into one ("45 to 37" -> "47")."""
         changed, dropped = garbling.wrong_numbers(translation, text, keep)
         invented = len(garbling.invented(translation, text, self.lexicon, keep))
         repaired = garbling.repair_invented(translation, text, self.lexicon, self.word_counts, keep)
