@@ -1160,6 +1160,8 @@ def test_a_greeting_or_closing_the_model_copied_comes_out_in_spanish(tiny_transl
     decoded = speaking(tiny_translator, monkeypatch, {"John, thanks.": "John, gracias."})
     assert tiny_translator.translate("Hi Angela, thanks.") == "Hola Angela, gracias."
     assert decoded == [["John, thanks."]]
+    # Written back as it is, with no words for the model: Spanish opens the exclamation.
+    assert tiny_translator.translate("Hey Angela!") == "¡Hola Angela!"
     # A closing and its signature, with no stop: the model, given "John, Mary", wrote "John, Mary, Mary, Mary.".
     assert tiny_translator.translate("Kind regards, Angela") == "Saludos cordiales, Angela"
     assert decoded == [["John, thanks."]]  # nothing left to decode

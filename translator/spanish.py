@@ -225,3 +225,36 @@ def unbroken(translation, source, lexicon):
             or any(match[1] and match[1] not in letters for match in breaks)):
         return translation
     return _BREAK.sub(lambda match: " " + (match[2].lower() if match[2].lower() in lexicon else match[2]), translation)
+
+
+# A sentence of a translation: what ends at a stop before a space or the end (and any closing quote after it; not
+# "3.5", "9 a.m" inside), or the rest.
+_SENTENCE = re.compile(r"(?:[^.!?…]|[.!?…]+(?![\s\"'»”)]|$))*(?:[.!?…]+[\"'»”)]*|$)")
+_OPENING = {"?": "¿", "!": "¡"}
+_QUOTES = {'"': '"', "'": "'", "»": "«", "”": "“", ")": "("}
+
+
+def opening_marks(translation):
+    """`translation` with the "¿" or "¡" that Spanish opens a question or exclamation with, where a sentence ending
+    in "?" or "!" has none: the model writes them, a text written back as it is ("Hey Sam!", a greeting and a name:
+    no words for the model) lacks them. (Not for the model's own few without: "Entonces, estás seguro …?" opens its
+    question after the comma.)
+
+    >>> opening_marks("Hola Sam! ¿Cómo estás? Te ayudaremos bien? Sí.")
+    '¡Hola Sam! ¿Cómo estás? ¿Te ayudaremos bien? Sí.'
+    >>> opening_marks('"Hola, Sam!" Bien. Dijo: "Vete!"')
+    '"¡Hola, Sam!" Bien. Dijo: "¡Vete!"'
+    >>> opening_marks("Cuesta 3.5? Son las 9 a.m. Vienes?")
+    '¿Cuesta 3.5? Son las 9 a.m. ¿Vienes?'
+    """
+    def opened(match):
+        sentence = match.group()
+        core = sentence.rstrip("\"'»”)")
+        mark = _OPENING.get(core[-1:])
+        if not mark or mark in sentence:
+            return sentence
+        # Inside the quotation it closes, if one does ('Dijo: "¡Vete!"'); else where the sentence's words begin.
+        quoted = core.rfind(_QUOTES[sentence[len(core)]]) + 1 if len(core) < len(sentence) else 0
+        start = quoted or len(sentence) - len(sentence.lstrip(" \"'«“("))
+        return sentence[:start] + mark + sentence[start:]
+    return _SENTENCE.sub(opened, translation)
