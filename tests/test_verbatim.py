@@ -511,7 +511,7 @@ def test_a_piece_of_spans_and_punctuation_only_is_written_as_it_is(recording):
     translator, decoded = recording
     out, notes = translator.translate_with_notes(["Where is here? 2", "(555-0142)", "3.5%!"])
     assert decoded == [["Where is here?"]]
-    assert out == ["Where is here? 2", "(555-0142)", "3.5%!"]
+    assert out == ["Where is here? 2", "(555-0142)", "¡3.5%!"]  # the exclamation opened as Spanish does
 
 
 def test_glossary_spans_come_out_as_their_spanish_and_win_over_detected_ones(recording):
