@@ -48,6 +48,7 @@ it needed fewer repairs.
 """
 
 import collections
+import functools
 import re
 from pathlib import Path
 from typing import NamedTuple
@@ -533,24 +534,17 @@ def spanish_address(written):
     return " ".join([ADDRESS[address], *name])
 
 
-def spanish_greeting(written):
-    """A greeting and the name it greets as Spanish says them (`GREETINGS`).
+def said_first(written, phrases):
+    """`written` with the longest of `phrases` (English to Spanish) that it begins with said in Spanish: a greeting
+    before the name it greets (`GREETINGS`), a letter's closing before its signature (`CLOSINGS`).
 
-    >>> spanish_greeting("Hi Maria"), spanish_greeting("Good morning Anna Li")
+    >>> said_first("Hi Maria", GREETINGS), said_first("Good morning Anna Li", GREETINGS)
     ('Hola Maria', 'Buenos días Anna Li')
-    """
-    greeting = max((greeting for greeting in GREETINGS if written.startswith(greeting + " ")), key=len)
-    return GREETINGS[greeting] + written[len(greeting):]
-
-
-def spanish_closing(written):
-    """A letter's closing, and its signature, as Spanish says them (`CLOSINGS`).
-
-    >>> spanish_closing("Best regards, John Smith"), spanish_closing("Regards")
+    >>> said_first("Best regards, John Smith", CLOSINGS), said_first("Regards", CLOSINGS)
     ('Saludos cordiales, John Smith', 'Saludos')
     """
-    closing = max((closing for closing in CLOSINGS if written.startswith(closing)), key=len)
-    return CLOSINGS[closing] + written[len(closing):]
+    english = max((english for english in phrases if written.startswith(english)), key=len)
+    return phrases[english] + written[len(english):]
 
 
 def spanish_amount(written):
@@ -618,8 +612,8 @@ def spanish_range(written):
 IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_date": spanish_date,
               "numbered": spanish_numbered, "day": spanish_day, "war": spanish_war, "century": spanish_century,
               "decade": spanish_decade, "label": spanish_label, "address": spanish_address, "time": spanish_clock,
-              "range": spanish_range, "greeting": spanish_greeting,
-              "closing": spanish_closing}
+              "range": spanish_range, "greeting": functools.partial(said_first, phrases=GREETINGS),
+              "closing": functools.partial(said_first, phrases=CLOSINGS)}
 
 
 def sums_as_written(translation, source):
