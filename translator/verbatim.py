@@ -522,22 +522,15 @@ def spanish_label(written):
     return f"{LABELS[noun.capitalize()]} {number}"
 
 
-def spanish_address(written):
-    """A form of address before a name as Spanish says it, with the article (`ADDRESS`).
-
-    >>> spanish_address("Aunt Linda"), spanish_address("Grandpa Joe Smith"), spanish_address("Queen Elizabeth II")
-    ('la tía Linda', 'el abuelo Joe Smith', 'la reina Elizabeth II')
-    >>> spanish_address("Grandma")
-    'la abuela'
-    """
-    address, *name = written.split(maxsplit=1)
-    return " ".join([ADDRESS[address], *name])
-
-
 def said_first(written, phrases):
-    """`written` with the longest of `phrases` (English to Spanish) that it begins with said in Spanish: a greeting
-    before the name it greets (`GREETINGS`), a letter's closing before its signature (`CLOSINGS`).
+    """`written` with the longest of `phrases` (English to Spanish) that it begins with said in Spanish: a form of
+    address before a name, with its article (`ADDRESS`), a greeting before the name it greets (`GREETINGS`), a letter's
+    closing before its signature (`CLOSINGS`).
 
+    >>> said_first("Aunt Linda", ADDRESS), said_first("Grandpa Joe Smith", ADDRESS), said_first("Grandma", ADDRESS)
+    ('la tía Linda', 'el abuelo Joe Smith', 'la abuela')
+    >>> said_first("Queen Elizabeth II", ADDRESS), said_first("Auntie May", ADDRESS)
+    ('la reina Elizabeth II', 'la tía May')
     >>> said_first("Hi Maria", GREETINGS), said_first("Good morning Anna Li", GREETINGS)
     ('Hola Maria', 'Buenos días Anna Li')
     >>> said_first("Best regards, John Smith", CLOSINGS), said_first("Regards", CLOSINGS)
@@ -611,8 +604,9 @@ def spanish_range(written):
 # The kinds of span that come out as Spanish writes them, not as written: each kind's writer.
 IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_date": spanish_date,
               "numbered": spanish_numbered, "day": spanish_day, "war": spanish_war, "century": spanish_century,
-              "decade": spanish_decade, "label": spanish_label, "address": spanish_address, "time": spanish_clock,
-              "range": spanish_range, "greeting": functools.partial(said_first, phrases=GREETINGS),
+              "decade": spanish_decade, "label": spanish_label, "time": spanish_clock, "range": spanish_range,
+              "address": functools.partial(said_first, phrases=ADDRESS),
+              "greeting": functools.partial(said_first, phrases=GREETINGS),
               "closing": functools.partial(said_first, phrases=CLOSINGS)}
 
 

@@ -85,7 +85,8 @@ RANKS = {"Queen": "la reina", "King": "el rey", "Prince": "el príncipe", "Princ
 PLACES = {"Mount": "el monte", "Mt.": "el monte", "Lake": "el lago"}
 ADDRESS = {**KIN, **RANKS, **PLACES}
 # Greetings before the name they greet, which the model copied ("Hi Maria, thanks for your email." -> "Hi Maria,
-# gracias por tu correo.", "Dear", "Good morning Anna" -> "Los buenos días estás listo Anna"), as Spanish says them.
+# gracias por tu correo.", "Good morning Anna" -> "Los buenos días estás listo Anna"), as Spanish says them. Not "Dear":
+# Spanish says "Querido", "Querida", "Estimado" or "Estimada" by a gender the name does not give.
 GREETINGS = {"Hi": "Hola", "Hello": "Hola", "Hey": "Hola", "Good morning": "Buenos días", "Good afternoon": "Buenas tardes",
              "Good evening": "Buenas noches"}
 # A letter's closing before a comma and the signature ("Best regards, John." came out "Tenlo de saludo, John.").
