@@ -100,6 +100,8 @@ def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     ("Tom is from the 19th century", [("century", "siglo XIX")]),  # in Roman numerals, as Spanish writes it
     ("Tom has a 1:100 map", [("serial", "1:100")]),  # a ratio whose second number is no time's minutes
     ("Tom won 4 to 1", [("range", "4 a 1")]),  # a score, a ratio or a range, "to" written as Spanish says it
+    ("Tom is out from 10 p.m. to 2 a.m. now", [("range", "10 p.m. a 2 a.m.")]),  # two times, the last "a.m." or "p.m."
+    ("Tom pays $2,300/month", [("number", "$2,300/mes")]),  # a sum by the month, the period in Spanish
     ("Tom came in the 1990s", [("decade", "la década de 1990")]),  # a decade, with its "the"
     ("Tom loved the sixties", [("decade", "los años 60")]),  # in words
     ("Tom loved the sixties and seventies", [("decade", "los años 60"), ("decade", "los años 70")]),  # "and" for "the"

@@ -98,6 +98,9 @@ MONTH = "|".join(MONTHS + MONTHS_SHORT)
 # Words that may follow a decade that qualifies no noun: a verb or a word that joins ("The 1990s were ...", "the 80s and").
 AFTER_DECADE = ("were|was|are|is|had|have|has|saw|brought|and|or|in|on|at|to|for|with|when|as|but|that|which|where|"
                 "anymore|again|too|now|then|also|will|would|could|can|until|before|after|of|from")
+# A period after a sum and a slash, "$2,300/month" (the model dropped it, "cuesta $2,300"), and its Spanish.
+PERIODS = {"month": "mes", "mo": "mes", "year": "año", "yr": "año", "week": "semana", "wk": "semana", "day": "día",
+           "night": "noche", "hour": "hora", "hr": "hora", "person": "persona"}
 # "minus" before a number, which Spanish says "menos" (`spanish_amount`).
 MINUS = r"(?<![\w-])[Mm]inus\s"
 # A day in words, "twenty-first" or "twenty first", the longest first: "twentieth" is no "twenty".
@@ -106,7 +109,8 @@ DAY_WORD = "(?i:" + "|".join(sorted((day.replace("-", r"[\s-]") for day in ORDIN
 # "US$ 899" are one span each, so that the model cannot drop the unit ("250 de leche"), the number with it ("o a
 # USD") or the currency ("Estados Unidos 899").
 CODES = "USD|EUR|GBP|JPY|CHF|CAD|AUD|MXN|BTC|ETH"
-UNITS = f"km/h|m/s|mm|cm|km|mi|mg|kg|ml|cl|lbs?|oz|ft|mph|kph|kWh|kW|mAh|GHz|MHz|kHz|Hz|GB|MB|KB|TB|°[CF]|°|m|g|l|{CODES}"
+# "sq ft" whole: "850 sq ft" came out "850 barro".
+UNITS = f"sq\\.?\\s?(?:ft|mi|km|yd|m)|km/h|m/s|mm|cm|km|mi|mg|kg|ml|cl|lbs?|oz|ft|mph|kph|kWh|kW|mAh|GHz|MHz|kHz|Hz|GB|MB|KB|TB|°[CF]|°|m|g|l|{CODES}"
 SIGNS = "$€£¥₹₩₽₺₪₫₱₴₦¢"
 CURRENCY = rf"(?:[A-Z]{{1,3}}\$\s?|[{SIGNS}]|(?:{CODES})\s)"
 # Fractions in one sign, alone or after a whole number ("2½", "¾"), which the model reads as no number ("anima años").
@@ -216,12 +220,14 @@ KINDS = (
          ("Room 214", "Chapter 12", "Gate B12", "Version 2.4.1", "Terminal 2", "Highway 101", "Chapter IV",
           "Flight AA 2417")),
     # Two numbers with "to" between, a range, a ratio or a score: "4 to 1" came out "4 1", "6 to 8 years" "6 para 8 años".
-    # Not a time's ("9:00 to 11:30", spans of their own). With "in", a share, "1 in 10" ("Solo 1 10 personas"); not
-    # before a unit of time ("2 in 5 minutes").
-    Kind("range", r"(?<![\w.,:/-])\d+(?:[.,]\d+)*\s+to\s+\d+(?:[.,]\d+)*(?![\w:/]|[.,]\d)"
+    # Two times too when the last says "a.m." or "p.m." ("from 10 p.m. to 2 a.m." came out "de 10 p.m. para 2 a.m.");
+    # not others ("9:00 to 11:30", spans of their own, which the model may say in words). With "in", a share, "1 in
+    # 10" ("Solo 1 10 personas"); not before a unit of time ("2 in 5 minutes").
+    Kind("range", rf"(?<![\w.,:/-])\d{{1,2}}(?::\d{{2}})?(?:\s?{MERIDIEM})?\s+to\s+\d{{1,2}}(?::\d{{2}})?\s?{MERIDIEM}"
+                  r"|(?<![\w.,:/-])\d+(?:[.,]\d+)*\s+to\s+\d+(?:[.,]\d+)*(?![\w:/]|[.,]\d)"
                   r"|(?<![\w.,:/-])\d{1,2}\s+in\s+\d{1,3}"
                   r"(?![\w:/]|[.,]\d|\s+(?:second|minute|hour|day|week|month|year)s?\b)",
-         "number", ("4 to 1", "10 to 15", "1.5 to 2.5", "1 in 10")),
+         "number", ("4 to 1", "10 to 15", "1.5 to 2.5", "1 in 10", "10 p.m. to 2 a.m", "9 to 11am")),
     # "8 o'clock" comes out as Spanish says it, "8 en punto" (the model wrote "8 de punto").
     Kind("time", rf"(?<![\w:])\d{{1,2}}(?::\d{{2}}(?::\d{{2}})?(?![\d:])(?:\s?{MERIDIEM})?|\s?{MERIDIEM}|\s?o['’]clock\b)",
          "number", ("10:30", "7:45 pm", "9:05 a.m", "6 p.m", "11am", "8 o'clock")),
@@ -246,10 +252,12 @@ KINDS = (
          "number", ("4.5 kilograms", "1 foot", "70 square meters", "minus 5 degrees")),
     # "percent" and "minus" in words too, which the model dropped ("6 percent" -> "6 años") or copied ("minus 12").
     Kind("number", rf"(?<![\w.,])(?:[-+−]|{MINUS}(?=\d))?{CURRENCY}?(?:\d+(?:[.,]\d+)*[{VULGAR}]?|[{VULGAR}])"
-                   rf"{MULTIPLIER}?(?:%|[{SIGNS}]|\s?(?:{UNITS})(?![\w/°])|\s(?:percent|per\s?cent))?(?![\w])"
+                   rf"{MULTIPLIER}?(?:%|[{SIGNS}]|\s?(?:{UNITS})(?![\w/°])|\s(?:percent|per\s?cent))?"
+                   rf"(?:/(?:{'|'.join(PERIODS)})\b)?(?![\w])"
                    rf"|(?<![\w.,])[-+−]?[{SIGNS}]\d+\w*",
          "number", ("8,336,817", "3.14", "-5", "$20", "€1,200.50", "45%", "1999", "250 ml", "90 km/h", "98.6 °F", "4 USD",
-                    "US$ 899", "CHF 20", "₹500", "1.2k", "$1.5M", "2½", "¾", "3.9 percent", "minus 12")),
+                    "US$ 899", "CHF 20", "₹500", "1.2k", "$1.5M", "2½", "¾", "3.9 percent", "minus 12", "850 sq ft",
+                    "$2,300/month")),
     Kind("code", r"(?:(?<![\w-])(?!\d+(?:st|nd|rd|th|s)\b)(?=[\w.#&*+=~^-]*[\d_])(?=[\w.#&*+=~^-]*[A-Za-z])"
                  r"[A-Za-z0-9]+(?:[._#&*+=~^-][A-Za-z0-9]+)*(?![\w-])"
                  r"|(?<!\w)(?:[A-Za-z][a-z]*[A-Z][a-z][A-Za-z]*|[a-z]+[A-Z]{2,}[a-z]*)(?:\s\d+(?:\.\d+)*[A-Za-z]*)?(?!\w))"
@@ -555,9 +563,10 @@ def said_first(written, phrases):
 def spanish_amount(written):
     """A number as written, but "percent" and "minus" as Spanish says them.
 
-    >>> spanish_amount("3.9 percent"), spanish_amount("Minus 12"), spanish_amount("$20")
-    ('3.9 por ciento', 'menos 12', '$20')
+    >>> spanish_amount("3.9 percent"), spanish_amount("Minus 12"), spanish_amount("$20"), spanish_amount("$900/month")
+    ('3.9 por ciento', 'menos 12', '$20', '$900/mes')
     """
+    written = re.sub(rf"/({'|'.join(PERIODS)})$", lambda match: "/" + PERIODS[match[1]], written)
     return re.sub(r"\s(?:percent|per\s?cent)$", " por ciento", re.sub(f"^{MINUS}", "menos ", written))
 
 
