@@ -944,6 +944,9 @@ def repair_invented(translation, source, lexicon, counts, keep=()):
     >>> [repair_invented(out, "Add 1 teaspoon of salt.", {"añade", "de", "sal"}, {"Add": 9, "of": 9, "salt": 9})
     ...  for out in ("Añade 1spucharon de sal.", "Añade 1 1spuchar de sal.")]
     ['Añade 1 teaspoon de sal.', 'Añade 1 teaspoon de sal.']
+    >>> [repair_invented(out, "It moved to Thursday.", {"se", "mudó", "a", "al", "jueves"},
+    ...                  {"It": 9, "moved": 9, "to": 9, "Thursday": 9}) for out in ("Se mudó a Thurs.", "Se mudó a Thurs al jueves.")]
+    ['Se mudó a jueves.', 'Se mudó a Thurs al jueves.']
     >>> repair_invented("Mi vetert vio el fuegal.", "My vet saw the firewall.", {"mi", "vio", "el"}, {"My": 9, "saw": 9,
     ...                                                                                               "the": 9, "vet": 9})
     'Mi vet vio el firewall.'
@@ -951,6 +954,12 @@ def repair_invented(translation, source, lexicon, counts, keep=()):
     spans = {word for value in keep for word in WORD.findall(value)}
     begun = {match.start(): word.group() for match, word in spelled_on(translation, source, lexicon, keep)
              if word.group() not in spans}
+    # A weekday or month of the source copied cut short ("moved to Thursday" -> "mudado a Thurs") is said in Spanish,
+    # unless the translation says it already ("llegar a Thurs al jueves").
+    begun |= {match.start(): IN_SPANISH[day] for match in invented(translation, source, lexicon, keep)
+              if len(match.group()) > 2 for day in re.findall(DAYS.pattern, source)
+              if day in IN_SPANISH and day != match.group() and day.startswith(match.group())
+              and not re.search(rf"(?i)(?<!\w){IN_SPANISH[day]}(?!\w)", translation)}
     # Nor a name the translation writes already as often as the source: copied, not twice ("el tercer Elementary a
     # Lincoln Elementary", which `garbled_names` counts as garbled).
     unwritten = collections.Counter(WORD.findall(source)) - collections.Counter(WORD.findall(translation))
