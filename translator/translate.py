@@ -33,6 +33,11 @@ from translator.model import in_bfloat16
 from translator.words import WORD
 
 
+def alone(words):
+    """The texts that translate each of `words` alone: "The word." and the bare word (`Translator.said_alone`)."""
+    return [f"The {word}." for word in words] + list(words)
+
+
 class Translator:
     """English in, readable Spanish out.
 
@@ -204,22 +209,18 @@ class Translator:
         """
         glossaries = glossaries or [None] * len(texts)
         spans = [self.spans(text, glossary) for text, glossary in zip(texts, glossaries)]
-        restored = self.decode_protected(texts, spans, beam_size)
+        # The words that may be translated alone below (`said_alone`) ride in the batch when it decodes with the
+        # default beam, as they are decoded: a batch of their own, small, cost a tenth of a job.
+        probes = (self.unsaid(self.alone_words(texts, spans))
+                  if self.lexicon is not None and beam_size == DEFAULT_BEAM else ())
+        restored = self.decode_protected(texts, spans, beam_size, probes=probes)
         if self.lexicon is None:
             return [output for output, _ in restored], [notes for _, notes in restored]
         # What the spans wrote back, and their source words, which no repair may use again ("the seventies", written
         # back "los años 70", is no rare word to put for an invented one).
         keep = [[part for span in text_spans for part in (span.value, text[span.start:span.end])]
                 for text, text_spans in zip(texts, spans)]
-        # The words of compounds, and the words the model never saw that a translation with no invented word neither
-        # copies nor passes through (`garbling.guessed`: it may have said them as another word).
-        self.said_alone([part for text in texts for _, *parts in garbling.compounds(text, self.lexicon, self.word_counts)
-                         for part in parts if part]
-                        + [word.group() for text, text_spans, (output, _), words in zip(texts, spans, restored, keep)
-                           if not garbling.invented(output, text, self.lexicon, words)
-                           for word in garbling.strangers(text, self.lexicon, self.word_counts)
-                           if word.group() not in output and not any(span.start <= word.start() < span.end
-                                                                     for span in text_spans)])
+        self.said_alone(self.alone_words(texts, spans, [output for output, _ in restored], keep))
         wider = [self.wider_spans(text, output, text_spans, words)
                  for text, (output, _), text_spans, words in zip(texts, restored, spans, keep)]
         again = [i for i in range(len(texts)) if wider[i] != spans[i]]
@@ -262,12 +263,33 @@ class Translator:
         "Tiempo tiempo …"); a bare word is no sentence to the model, which goes on to repeat what it links to the word
         ("star" -> "Se murió de hambre de hambre estrella …", the "starv" of "starvation"). With the default beam,
         whatever the job's: the same answer in any job, and no greedy graphs made for a few words in a beam job (they
-        cost one a third of its speed)."""
-        new = [word for word in dict.fromkeys(words) if word not in self._said_alone]
+        cost one a third of its speed). A job with the default beam has them said in its first batch already
+        (`decode_batch`)."""
+        new = self.unsaid(words)
         if new:
-            said = self.decode_as_written([f"The {word}." for word in new] + new, DEFAULT_BEAM)
-            self._said_alone.update((word, f"{noun} {' '.join(bare.split()[:3])}")
-                                    for word, noun, bare in zip(new, said, said[len(new):]))
+            self.heard(new, self.decode_as_written(alone(new), DEFAULT_BEAM))
+
+    def alone_words(self, texts, spans, outputs=None, keep=None):
+        """The words of `texts` to translate alone: the words of compounds, and the words the model never saw, outside
+        `spans`; given the `outputs` (and each one's `keep`), only those that a translation with no invented word
+        neither copies nor passes through (`garbling.guessed`: it may have said them as another word)."""
+        outputs, keep = outputs or [None] * len(texts), keep or [()] * len(texts)
+        return ([part for text in texts for _, *parts in garbling.compounds(text, self.lexicon, self.word_counts)
+                 for part in parts if part]
+                + [word.group() for text, text_spans, output, words in zip(texts, spans, outputs, keep)
+                   if output is None or not garbling.invented(output, text, self.lexicon, words)
+                   for word in garbling.strangers(text, self.lexicon, self.word_counts)
+                   if (output is None or word.group() not in output)
+                   and not any(span.start <= word.start() < span.end for span in text_spans)])
+
+    def unsaid(self, words):
+        """`words` not translated alone yet, once each."""
+        return [word for word in dict.fromkeys(words) if word not in self._said_alone]
+
+    def heard(self, words, said):
+        """Keeps the translations alone of `words`, `said` (the decoded `alone(words)`)."""
+        self._said_alone.update((word, f"{noun} {' '.join(bare.split()[:3])}")
+                                for word, noun, bare in zip(words, said, said[len(words):]))
 
     def retry(self, restored, texts, keep, again, given, spans, beam_size, no_fewer_words=False):
         """Decodes `given`, the texts to try again for `texts[i]` for each `i` of `again`, with their `spans`, and
@@ -341,9 +363,10 @@ class Translator:
                 + len(spanish.stutters(translation, text)),
                 invented)
 
-    def decode_protected(self, texts, spans, beam_size=1, shift=0):
+    def decode_protected(self, texts, spans, beam_size=1, shift=0, probes=()):
         """`(translation, notes)` of each of `texts`, decoded with its `spans` (a list of `verbatim.Span`s for each)
-        behind stand-ins (`verbatim.protect`, with `shift`) and written back (`verbatim.restore`)."""
+        behind stand-ins (`verbatim.protect`, with `shift`) and written back (`verbatim.restore`). The words of
+        `probes` are translated alone in the same batch (`said_alone`)."""
         # Every way of protecting each text (`verbatim.ways`) is decoded in the one batch; the first kept wins: one that
         # leaves spans to the model ("9:15") is kept when the model kept them and changed or lost no weekday or month
         # ("at 9:15 on Wednesday" came out "a las 9:15 en el jueves"; behind a stand-in, "el miércoles").
@@ -353,7 +376,9 @@ class Translator:
         outputs = [texts[i] for i, _ in tries]
         # British spellings and curly quotes go to the model as its corpus writes them (`translator.spelling`).
         given = [spelling.as_the_corpus(protected[n][0], self.word_counts) for n in to_decode]
-        for n, output in zip(to_decode, self.decode_as_written(given, beam_size) if to_decode else []):
+        decoded = self.decode_as_written(given + alone(probes), beam_size) if given or probes else []
+        self.heard(probes, decoded[len(given):])
+        for n, output in zip(to_decode, decoded):
             outputs[n] = verbatim.sums_as_written(output, texts[tries[n][0]])
         restored = [None] * len(texts)
         for n, (i, way) in enumerate(tries):
