@@ -102,6 +102,10 @@ def test_every_example_of_the_table_is_found_whole_as_its_kind(kind, example):
     ("Tom won 4 to 1", [("range", "4 a 1")]),  # a score, a ratio or a range, "to" written as Spanish says it
     ("Tom is out from 10 p.m. to 2 a.m. now", [("range", "10 p.m. a 2 a.m.")]),  # two times, the last "a.m." or "p.m."
     ("Tom pays $2,300/month", [("number", "$2,300/mes")]),  # a sum by the month, the period in Spanish
+    ("Tom pays $1,950 a month", [("number", "$1,950 al mes")]),  # "a", "an" or "per" before the period
+    ("Tom pays 20 € per person", [("number", "20 € por persona")]),  # the sign after the sum, a space between
+    ("Tom is in 3 pm–5 pm now", [("range", "3 pm–5 pm")]),  # two times with a dash: as written
+    ("Tom is at 555.123.4567 now", [("phone", "555.123.4567")]),  # a phone number with dots
     ("Tom came in the 1990s", [("decade", "la década de 1990")]),  # a decade, with its "the"
     ("Tom loved the sixties", [("decade", "los años 60")]),  # in words
     ("Tom loved the sixties and seventies", [("decade", "los años 60"), ("decade", "los años 70")]),  # "and" for "the"

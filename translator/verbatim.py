@@ -98,9 +98,14 @@ MONTH = "|".join(MONTHS + MONTHS_SHORT)
 # Words that may follow a decade that qualifies no noun: a verb or a word that joins ("The 1990s were ...", "the 80s and").
 AFTER_DECADE = ("were|was|are|is|had|have|has|saw|brought|and|or|in|on|at|to|for|with|when|as|but|that|which|where|"
                 "anymore|again|too|now|then|also|will|would|could|can|until|before|after|of|from")
-# A period after a sum and a slash, "$2,300/month" (the model dropped it, "cuesta $2,300"), and its Spanish.
-PERIODS = {"month": "mes", "mo": "mes", "year": "año", "yr": "año", "week": "semana", "wk": "semana", "day": "día",
-           "night": "noche", "hour": "hora", "hr": "hora", "person": "persona"}
+# A period after a sum, with a slash or "a", "an" or "per" ("$2,300/month", "$139 per year"; the model dropped it,
+# "cuesta $2,300.", or copied "per"), and how Spanish says it so: "/mes", "al mes".
+PERIODS = {"month": ("mes", "al mes"), "mo": ("mes", None), "year": ("año", "al año"), "yr": ("año", None),
+           "week": ("semana", "a la semana"), "wk": ("semana", None), "day": ("día", "al día"),
+           "night": ("noche", "por noche"), "hour": ("hora", "por hora"), "hr": ("hora", None),
+           "person": ("persona", "por persona")}
+PER_PERIOD = (rf"/(?:{'|'.join(PERIODS)})\b"
+              rf"|\s(?:a|an|per)\s(?:{'|'.join(word for word, (_, said) in PERIODS.items() if said)})\b")
 # "minus" before a number, which Spanish says "menos" (`spanish_amount`).
 MINUS = r"(?<![\w-])[Mm]inus\s"
 # A day in words, "twenty-first" or "twenty first", the longest first: "twentieth" is no "twenty".
@@ -110,7 +115,7 @@ DAY_WORD = "(?i:" + "|".join(sorted((day.replace("-", r"[\s-]") for day in ORDIN
 # USD") or the currency ("Estados Unidos 899").
 CODES = "USD|EUR|GBP|JPY|CHF|CAD|AUD|MXN|BTC|ETH"
 # "sq ft" whole: "850 sq ft" came out "850 barro".
-UNITS = f"sq\\.?\\s?(?:ft|mi|km|yd|m)|km/h|m/s|mm|cm|km|mi|mg|kg|ml|cl|lbs?|oz|ft|mph|kph|kWh|kW|mAh|GHz|MHz|kHz|Hz|GB|MB|KB|TB|°[CF]|°|m|g|l|{CODES}"
+UNITS = f"sq\\.?\\s?(?:ft|mi|km|yd|m)|km/h|m/s|mins?|hrs?|secs?|mm|cm|km|mi|mg|kg|ml|cl|lbs?|oz|ft|mph|kph|kWh|kW|mAh|GHz|MHz|kHz|Hz|GB|MB|KB|TB|°[CF]|°|m|g|l|{CODES}"
 SIGNS = "$€£¥₹₩₽₺₪₫₱₴₦¢"
 CURRENCY = rf"(?:[A-Z]{{1,3}}\$\s?|[{SIGNS}]|(?:{CODES})\s)"
 # Fractions in one sign, alone or after a whole number ("2½", "¾"), which the model reads as no number ("anima años").
@@ -223,20 +228,24 @@ KINDS = (
     # Two times too when the last says "a.m." or "p.m." ("from 10 p.m. to 2 a.m." came out "de 10 p.m. para 2 a.m.");
     # not others ("9:00 to 11:30", spans of their own, which the model may say in words). With "in", a share, "1 in
     # 10" ("Solo 1 10 personas"); not before a unit of time ("2 in 5 minutes").
-    Kind("range", rf"(?<![\w.,:/-])\d{{1,2}}(?::\d{{2}})?(?:\s?{MERIDIEM})?\s+to\s+\d{{1,2}}(?::\d{{2}})?\s?{MERIDIEM}"
-                  r"|(?<![\w.,:/-])\d+(?:[.,]\d+)*\s+to\s+\d+(?:[.,]\d+)*(?![\w:/]|[.,]\d)"
+    Kind("range", rf"(?<![\w.,:/-])\d{{1,2}}(?::\d{{2}})?(?:\s?{MERIDIEM})?(?:\s+to\s+|\s?[–-]\s?)\d{{1,2}}(?::\d{{2}})?\s?{MERIDIEM}"
+                  rf"|(?<![\w.,:/-]){CURRENCY}?\d+(?:[.,]\d+)*%?\s+to\s+{CURRENCY}?\d+(?:[.,]\d+)*%?(?![\w:/]|[.,]\d)"
                   r"|(?<![\w.,:/-])\d{1,2}\s+in\s+\d{1,3}"
                   r"(?![\w:/]|[.,]\d|\s+(?:second|minute|hour|day|week|month|year)s?\b)",
-         "number", ("4 to 1", "10 to 15", "1.5 to 2.5", "1 in 10", "10 p.m. to 2 a.m", "9 to 11am")),
+         "number", ("4 to 1", "10 to 15", "1.5 to 2.5", "1 in 10", "10 p.m. to 2 a.m", "9 to 11am", "3 pm–5 pm", "9am-5pm",
+                    "12.5% to 15%", "$20 to $30")),
     # "8 o'clock" comes out as Spanish says it, "8 en punto" (the model wrote "8 de punto").
-    Kind("time", rf"(?<![\w:])\d{{1,2}}(?::\d{{2}}(?::\d{{2}})?(?![\d:])(?:\s?{MERIDIEM})?|\s?{MERIDIEM}|\s?o['’]clock\b)",
-         "number", ("10:30", "7:45 pm", "9:05 a.m", "6 p.m", "11am", "8 o'clock")),
+    # "14:30h" with its "h" ("a las 14:30 30h" otherwise).
+    Kind("time", rf"(?<![\w:])\d{{1,2}}(?::\d{{2}}(?::\d{{2}})?(?![\d:])(?:\s?{MERIDIEM}|h(?!\w))?|\s?{MERIDIEM}|\s?o['’]clock\b)",
+         "number", ("10:30", "7:45 pm", "9:05 a.m", "6 p.m", "11am", "8 o'clock", "14:30h")),
     # Found only after a preposition and "the" (`DAY`): no example stands alone.
     Kind("day", DAY, "number", ()),
     Kind("date", r"(?<![\w/.-])\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?![\w/]|[/.-]\d)", "number", ("12/05/2024", "2024-05-12")),
     # With the North American "1" before it ("1-800-555-0199" came out "a las 1-800-555-0199", a digit group's).
-    Kind("phone", r"(?<![\w+])(?:\+\d{1,3}(?:[\s-]\d{1,4}){2,5}|(?:1[\s-])?(?:\(\d{2,4}\)\s?)?\d{3,4}(?:[\s-]\d{2,4}){1,3})(?![\w-])",
-         "number", ("555-0142", "+34 912 345 678", "(020) 7946 0958", "+44 20 7946 0018", "1-800-555-0199")),
+    # With dots too, in three, three and four digits, no number's grouping ("555.123.4567" came out "a las 555.123.4567").
+    Kind("phone", r"(?<![\w+])(?:\+\d{1,3}(?:[\s-]\d{1,4}){2,5}|(?:1[\s-])?(?:\(\d{2,4}\)\s?)?\d{3,4}(?:[\s-]\d{2,4}){1,3}"
+                  r"|(?<![\d.,])\d{3}\.\d{3}\.\d{4}(?!\.\d))(?![\w-])",
+         "number", ("555-0142", "+34 912 345 678", "(020) 7946 0958", "+44 20 7946 0018", "1-800-555-0199", "555.123.4567")),
     # A ratio, "3:1" or "16:9", that no time is (a time's minutes are two digits): "en una 3:1: 1 ratio" otherwise.
     # A height in feet and inches, "5'11\"", came out "5 11 \"". Dimensions, "30 x 20 x 15 cm", "30 completas 15 cm 20".
     Kind("serial", r"(?<![\w-])\d+(?:-\d+)+(?![\w-])|(?<![\w/.,])\d+/\d+(?![\w/]|[.,]\d)"
@@ -251,13 +260,15 @@ KINDS = (
                     rf"(?:{'|'.join(sorted(UNIT_WORDS, key=len, reverse=True))})(?!\w)",
          "number", ("4.5 kilograms", "1 foot", "70 square meters", "minus 5 degrees")),
     # "percent" and "minus" in words too, which the model dropped ("6 percent" -> "6 años") or copied ("minus 12").
-    Kind("number", rf"(?<![\w.,])(?:[-+−]|{MINUS}(?=\d))?{CURRENCY}?(?:\d+(?:[.,]\d+)*[{VULGAR}]?|[{VULGAR}])"
-                   rf"{MULTIPLIER}?(?:%|[{SIGNS}]|\s?(?:{UNITS})(?![\w/°])|\s(?:percent|per\s?cent))?"
-                   rf"(?:/(?:{'|'.join(PERIODS)})\b)?(?![\w])"
+    # A sum up to another after a dash ("$5-10" came out "$5 de 10"), and a "+" after a number ("$1,000+", "18+").
+    Kind("number", rf"(?<![\w.,]){CURRENCY}\d+(?:[.,]\d+)*[–-]{CURRENCY}?\d+(?:[.,]\d+)*(?![\w-])"
+                   rf"|(?<![\w.,])(?:[-+−]|{MINUS}(?=\d))?{CURRENCY}?(?:\d+(?:[.,]\d+)*[{VULGAR}]?|[{VULGAR}])"
+                   rf"{MULTIPLIER}?(?:%|\s?[{SIGNS}]|\s?(?:{UNITS})(?![\w/°])|\s(?:percent|per\s?cent))?"
+                   rf"(?:{PER_PERIOD})?(?:\+(?![\w+]))?(?![\w])"
                    rf"|(?<![\w.,])[-+−]?[{SIGNS}]\d+\w*",
          "number", ("8,336,817", "3.14", "-5", "$20", "€1,200.50", "45%", "1999", "250 ml", "90 km/h", "98.6 °F", "4 USD",
                     "US$ 899", "CHF 20", "₹500", "1.2k", "$1.5M", "2½", "¾", "3.9 percent", "minus 12", "850 sq ft",
-                    "$2,300/month")),
+                    "$2,300/month", "20 €", "$139 per year", "5 min", "$5-10", "$1,000+", "18+")),
     Kind("code", r"(?:(?<![\w-])(?!\d+(?:st|nd|rd|th|s)\b)(?=[\w.#&*+=~^-]*[\d_])(?=[\w.#&*+=~^-]*[A-Za-z])"
                  r"[A-Za-z0-9]+(?:[._#&*+=~^-][A-Za-z0-9]+)*(?![\w-])"
                  r"|(?<!\w)(?:[A-Za-z][a-z]*[A-Z][a-z][A-Za-z]*|[a-z]+[A-Z]{2,}[a-z]*)(?:\s\d+(?:\.\d+)*[A-Za-z]*)?(?!\w))"
@@ -565,8 +576,11 @@ def spanish_amount(written):
 
     >>> spanish_amount("3.9 percent"), spanish_amount("Minus 12"), spanish_amount("$20"), spanish_amount("$900/month")
     ('3.9 por ciento', 'menos 12', '$20', '$900/mes')
+    >>> spanish_amount("$139 per year"), spanish_amount("20 € a person")
+    ('$139 al año', '20 € por persona')
     """
-    written = re.sub(rf"/({'|'.join(PERIODS)})$", lambda match: "/" + PERIODS[match[1]], written)
+    written = re.sub(rf"(?:/|\s(?:a|an|per)\s)({'|'.join(PERIODS)})$",
+                     lambda match: "/" + PERIODS[match[1]][0] if match[0][0] == "/" else " " + PERIODS[match[1]][1], written)
     return re.sub(r"\s(?:percent|per\s?cent)$", " por ciento", re.sub(f"^{MINUS}", "menos ", written))
 
 
