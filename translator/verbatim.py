@@ -980,7 +980,7 @@ def restore(translation, source, spans, meanings):
     sums = {span.value: "l(?:as?|os)" for span in spans if re.search(rf"[{SIGNS}]|\b(?:{CODES})\b", span.value)}
     measures = {span.value: "las?" for span in spans if span.kind == "number" and re.search(rf"\d\s?(?:{UNITS})$", span.value)}
     # Nor a score or range past any hour ("beat the Celtics 112 to 104" -> "a las 112 a 104").
-    scores = {span.value: "las?" for span in spans if span.kind == "range" and int(re.match(r"\d+", span.value)[0]) > 24}
+    scores = {span.value: "las?" for span in spans if span.kind == "range" and int(re.search(r"\d+", span.value)[0]) > 24}
     for value, article in {**measures, **scores, **sums}.items():
         translation = re.sub(rf"(?<!\w)([Aa]) {article} (?={re.escape(value)})", r"\1 ", translation)
     # A label, form of address or war comes with its article ("la habitación 214", "la tía Linda"): the model's before

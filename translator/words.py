@@ -89,10 +89,12 @@ ADDRESS = {**KIN, **RANKS, **PLACES}
 # Spanish says "Querido", "Querida", "Estimado" or "Estimada" by a gender the name does not give.
 GREETINGS = {"Hi": "Hola", "Hello": "Hola", "Hey": "Hola", "Good morning": "Buenos días", "Good afternoon": "Buenas tardes",
              "Good evening": "Buenas noches"}
-# A letter's closing before a comma and the signature ("Best regards, John." came out "Tenlo de saludo, John.").
+# A letter's closing before a comma and the signature ("Best regards, John." came out "Tenlo de saludo, John.";
+# "Thanks, Anna" "Gracias, a Anna.").
 CLOSINGS = {"Best regards": "Saludos cordiales", "Kind regards": "Saludos cordiales", "Warm regards": "Saludos cordiales",
             "Regards": "Saludos", "Best wishes": "Un saludo", "Sincerely": "Atentamente", "Yours sincerely": "Atentamente",
-            "Yours truly": "Atentamente"}
+            "Yours truly": "Atentamente", "Thanks": "Gracias", "Thank you": "Gracias", "Many thanks": "Muchas gracias",
+            "Cheers": "Saludos"}
 
 def opens_sentence(text, start):
     """Whether the word at `start` of `text` opens its sentence: only spaces and opening marks come before it.
