@@ -280,16 +280,16 @@ KINDS = (
     # "etc." ends a list the model reads as one more item: "huevos, la etuada" unless a name stands in for it. Its
     # full stop is the span's only when the sentence goes on: a sentence the model sees end in none runs on.
     Kind("etc", r"(?<![\w.])etc(?:\.(?!\s*$))?(?!\w)", "name", ("etc",)),
-    # A greeting and the name it greets, before a comma or a stop ("Hi Maria, thanks ..."), and a letter's closing
-    # before a comma, with the signature that ends the text ("Best regards, John": the model, given "John, Mary" with
-    # no stop, wrote "John, Mary, Mary, Mary."): written back as Spanish says them, "Hola Maria", "Saludos cordiales,
-    # John". No examples: they are found only so, not in the table's test frames ("Look at X now").
     # A place named for its owner or saint, "St. Mary's Hospital", "Joe's Pizza": the model, given "John's Hospital",
     # wrote "en la Hospital" and lost the name. Taken whole, but only when a word after the "'s" is one the corpus
     # knows in lower case, a noun that makes it a place (`wanted`): "Tom's Honda" is Tom's car.
     Kind("institution", rf"(?<![\w-])(?!(?:The|A|An)\s)(?:{TITLE}\s)?{CAPITALISED}(?:\s{CAPITALISED})*['’]s"
                         rf"(?:\s{CAPITALISED})+(?![\w-])", "place",
          ("St. Mary's Hospital", "Joe's Pizza", "Macy's Thanksgiving Day Parade", "Boston Children's Hospital")),
+    # A greeting and the name it greets, before a comma or a stop ("Hi Maria, thanks ..."), and a letter's closing
+    # before a comma, with the signature that ends the text ("Best regards, John": the model, given "John, Mary" with
+    # no stop, wrote "John, Mary, Mary, Mary."): written back as Spanish says them, "Hola Maria", "Saludos cordiales,
+    # John". No examples: they are found only so, not in the table's test frames ("Look at X now").
     Kind("greeting", rf"(?<![\w-])(?:{'|'.join(GREETINGS)})\s{CAPITALISED}(?:\s{CAPITALISED})*(?=\s*[,!.?])", "name", ()),
     Kind("closing", rf"(?<![\w-])(?:{'|'.join(CLOSINGS)})(?:,\s+{CAPITALISED}(?:\s+{CAPITALISED})*\.?$|(?=,))", "name", ()),
     # A form of address before a name, kin or rank ("Aunt Linda", "Queen Elizabeth"), or a mountain's or lake's word
