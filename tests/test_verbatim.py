@@ -1135,26 +1135,22 @@ def test_a_translation_garbling_another_word_is_decoded_again_with_the_rare_word
     assert [sorted(texts) for texts in decoded] == [[SOURCE, "The firewall is here."], ["The John blocked my connection."]]
 
 
-def test_a_compound_said_as_its_first_word_alone_is_passed_through_in_a_second_decoding(tiny_translator, monkeypatch):
+@pytest.mark.parametrize("beam_size, decodings", [
+    (1, [["The milkman died."], ["The milk.", "The man.", "milk", "man"], ["The John died."]]),
+    # With the default beam the words to translate alone ride in the first batch: known before decoding, they cost a
+    # default job a tenth of its time in a small batch of their own.
+    (DEFAULT_BEAM, [["The milkman died.", "The milk.", "The man.", "milk", "man"], ["The John died."]]),
+])
+def test_a_compound_said_as_its_first_word_alone_is_passed_through_in_a_second_decoding(tiny_translator, monkeypatch,
+                                                                                         beam_size, decodings):
     # "milkman" is no word of the corpus; "milk" and "man" are. The model said "milk" alone: a lie no reader sees.
     decoded = speaking(tiny_translator, monkeypatch, {"The milkman died.": "El leche murió.", "The milk.": "La leche.",
                                                       "The man.": "El hombre.", "The John died.": "El John murió."})
     monkeypatch.setattr(tiny_translator, "_said_alone", {})  # the fixture's translator is shared: none said yet
     monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "The": 9, "milk": 9, "man": 9, "died": 9})
     monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"el", "la", "leche", "hombre", "murió"})
-    assert tiny_translator.translate("The milkman died.") == "El milkman murió."
-    assert decoded == [["The milkman died."], ["The milk.", "The man.", "milk", "man"], ["The John died."]]
-
-
-def test_with_the_default_beam_the_words_to_translate_alone_ride_in_the_first_batch(tiny_translator, monkeypatch):
-    # A batch of their own, small, cost a tenth of a default job: the words of compounds are known before decoding.
-    decoded = speaking(tiny_translator, monkeypatch, {"The milkman died.": "El leche murió.", "The milk.": "La leche.",
-                                                      "The man.": "El hombre.", "The John died.": "El John murió."})
-    monkeypatch.setattr(tiny_translator, "_said_alone", {})  # the fixture's translator is shared: none said yet
-    monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "The": 9, "milk": 9, "man": 9, "died": 9})
-    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"el", "la", "leche", "hombre", "murió"})
-    assert tiny_translator.translate("The milkman died.", beam_size=DEFAULT_BEAM) == "El milkman murió."
-    assert decoded == [["The milkman died.", "The milk.", "The man.", "milk", "man"], ["The John died."]]
+    assert tiny_translator.translate("The milkman died.", beam_size=beam_size) == "El milkman murió."
+    assert decoded == decodings
 
 
 def test_a_word_the_corpus_never_shows_said_as_the_models_guess_is_passed_through_in_a_second_decoding(
