@@ -220,7 +220,8 @@ class Translator:
         # back "los años 70", is no rare word to put for an invented one).
         keep = [[part for span in text_spans for part in (span.value, text[span.start:span.end])]
                 for text, text_spans in zip(texts, spans)]
-        self.said_alone(self.alone_words(texts, spans, [output for output, _ in restored], keep))
+        if beam_size != DEFAULT_BEAM:  # with the default beam, said in the first batch already
+            self.said_alone(self.alone_words(texts, spans, [output for output, _ in restored], keep))
         wider = [self.wider_spans(text, output, text_spans, words)
                  for text, (output, _), text_spans, words in zip(texts, restored, spans, keep)]
         again = [i for i in range(len(texts)) if wider[i] != spans[i]]
