@@ -956,10 +956,10 @@ def repair_invented(translation, source, lexicon, counts, keep=()):
              if word.group() not in spans}
     # A weekday or month of the source copied cut short ("moved to Thursday" -> "mudado a Thurs") is said in Spanish,
     # unless the translation says it already ("llegar a Thurs al jueves").
+    unsaid = [day for day in DAYS.findall(source)
+              if day in IN_SPANISH and not re.search(rf"(?i)(?<!\w){IN_SPANISH[day]}(?!\w)", translation)]
     begun |= {match.start(): IN_SPANISH[day] for match in invented(translation, source, lexicon, keep)
-              if len(match.group()) > 2 for day in re.findall(DAYS.pattern, source)
-              if day in IN_SPANISH and day != match.group() and day.startswith(match.group())
-              and not re.search(rf"(?i)(?<!\w){IN_SPANISH[day]}(?!\w)", translation)}
+              if len(match.group()) > 2 for day in unsaid if day != match.group() and day.startswith(match.group())}
     # Nor a name the translation writes already as often as the source: copied, not twice ("el tercer Elementary a
     # Lincoln Elementary", which `garbled_names` counts as garbled).
     unwritten = collections.Counter(WORD.findall(source)) - collections.Counter(WORD.findall(translation))
