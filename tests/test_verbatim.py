@@ -130,10 +130,16 @@ def test_every_example_of_the_table_comes_back_from_behind_its_stand_in(kind, ex
     ("Tom was the #1 here", [("numbered", "n.º 1")]),
     ("Look at Africa Chapter 12", [("label", "el capítulo 12")]),  # a label ends a run of capitalised words
     ("Tom is in room 214", [("label", "la habitación 214")]),  # in lower case after a preposition
+    ("Tom paid Invoice #2231", [("label", "la factura n.º 2231")]),  # "#" and a number
+    ("Tom shipped your order #58213", [("label", "tu pedido n.º 58213")]),  # the word before it said in its place
+    ("Tom will pay the invoice INV-2024-0042", [("label", "la factura INV-2024-0042")]),  # a code
+    ("Tom said Order 5 now", [("name", "Order")]),  # "Order" numbers only before "#" or a code
     ("Tom told Uncle Sam I said hello", [("address", "el tío Sam")]),  # kin before a name, no "I" after
     ("Tom met Pope Francis", [("address", "el papa Francis")]),  # a rank before a name
     ("Hi Angela, thanks.", [("greeting", "Hola Angela")]),  # a greeting and the name it greets
     ("Good morning Tom Lee!", [("greeting", "Buenos días Tom Lee")]),
+    ("Dear Mrs. Li, hi", [("greeting", "Estimada Sra. Li")]), ("Dear Mr Lee,", [("greeting", "Estimado Sr. Lee")]),
+    ("Dear Anna,", [("greeting", "Hola Anna")]), ("Dear Mrinal,", [("greeting", "Hola Mrinal")]),  # a gender not given
     ("Tom said Hello Tom is here", [("name", "Hello Tom")]),  # no comma nor stop after: no greeting, a rare name
     ("Kind regards, Angela", [("closing", "Saludos cordiales, Angela")]),  # a closing and the signature ending the text
     ("Best wishes, the cats.", [("closing", "Un saludo")]),  # a closing before a comma
@@ -651,6 +657,21 @@ def test_a_time_is_first_left_to_the_model_and_protected_when_it_garbles_it(tiny
                                                               "lunes", "martes"})
     assert tiny_translator.translate("Look here at 2:30 on Monday.") == expected
     assert decoded[0] == ["Look here at 2:30 on Monday.", "Look here at 45 on Monday."]  # both ways, in one batch
+
+
+@pytest.mark.parametrize("spoken, expected", [
+    ("Tom pagó 2.000 y 45 aquí.", "Tom pagó 2.000 y $20 aquí."),  # the model's words are kept
+    # It wrote the other stand-in twice, losing what stood between ("$45.99 for the shoes and 37 for the socks" came
+    # out "$45.99 para los 37 para los 37 para los calcetines"): the translation with both behind stand-ins.
+    ("Tom pagó 2.000 y 45 y 45 aquí.", "Tom pagó 2,000 y $20 acá."),
+])
+def test_a_number_left_to_the_model_is_protected_when_its_stand_in_beside_it_needed_repair(tiny_translator, monkeypatch,
+                                                                                         spoken, expected):
+    decoded = speaking(tiny_translator, monkeypatch, {"Tom paid 2,000 and 45 here.": spoken,
+                                                      "Tom paid 45 and 37 here.": "Tom pagó 45 y 37 acá."})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"tom", "pagó", "y", "aquí", "acá"})
+    assert tiny_translator.translate("Tom paid 2,000 and $20 here.") == expected
+    assert decoded[0] == ["Tom paid 2,000 and 45 here.", "Tom paid 45 and 37 here."]  # both ways, in one batch
 
 
 @pytest.mark.parametrize("model, expected", [

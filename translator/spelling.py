@@ -94,14 +94,20 @@ _ABBREVIATED = re.compile(r"(?<![\w.'/@#-])(?i:" + "|".join(re.escape(key).repla
                                                          for key in SPELLED_OUT) + r")(?![\w'/@-]|\.\w)")
 
 
+# "~" before a number is "about", a sign the corpus never shows: "takes ~3 hours" -> "obligar 3 horas".
+_TILDE = re.compile(r"(?:\b(about|around|approximately|roughly)\s*)?~\s?(?=[$€£]?\d)", re.IGNORECASE)
+
+
 def spelled_out(text, counts):
     """`text` with the abbreviations of `SPELLED_OUT` that the corpus `counts` show fewer than `MIN_COUNT` times in
     lower case in the words the corpus writes for them, capitalised where typed so; not "U" or "R" alone, a key or
-    a letter ("Press R"). Before the spans are found: a sentence's first word the corpus lacks ("Btw") would be
+    a letter ("Press R"); "~" before a number as "about". Before the spans are found: a sentence's first word the corpus lacks ("Btw") would be
     taken for a name.
 
     >>> print(spelled_out("E.g. this, i.e. that. Btw, where r u? Press R.", {}))
     For example this, that is that. By the way, where are you? Press R.
+    >>> print(spelled_out("~200 came, about ~5 left, ~ $3 each, ~/notes", {}))
+    About 200 came, about 5 left, about $3 each, ~/notes
     """
     def words(match):
         typed = "".join(match.group().split())
@@ -110,7 +116,13 @@ def spelled_out(text, counts):
             return match.group()
         spelled = SPELLED_OUT[typed.lower()]
         return spelled[0].upper() + spelled[1:] if typed[0].isupper() else spelled
-    return _ABBREVIATED.sub(words, text)
+
+    def about(match):
+        if match[1]:  # "about ~200": said once
+            return match[1] + " "
+        return "About " if starts_sentence(text, match.start()) else "about "
+    return _TILDE.sub(about, _ABBREVIATED.sub(words, text))
+
 
 
 # A number joined to a unit before a noun ("a 3-day trip", "my 5-year-old son", "a 55-inch TV"), which the model read

@@ -368,7 +368,9 @@ class Translator:
         """`(translation, notes)` of each of `texts`, decoded with its `spans` (a list of `verbatim.Span`s for each)
         behind stand-ins (`verbatim.protect`, with `shift`) and written back (`verbatim.restore`). The words of
         `probes` are translated alone in the same batch (`said_alone`)."""
-        # Every way of protecting each text (`verbatim.ways`) is decoded in the one batch; the first kept wins: one that
+        # Every way of protecting each text (`verbatim.ways`) is decoded in the one batch; the first kept wins unless a
+        # later one needed fewer repairs of its stand-ins ("$45.99 for the shoes and 37 for ..." came out "... para los
+        # 37 para los 37 ...", the shoes lost; behind two stand-ins, "37 para los zapatos y 15 para ..."). One that
         # leaves spans to the model ("9:15") is kept when the model kept them and changed or lost no weekday or month
         # ("at 9:15 on Wednesday" came out "a las 9:15 en el jueves"; behind a stand-in, "el miércoles").
         tries = [(i, way) for i, text_spans in enumerate(spans) for way in verbatim.ways(text_spans, self.word_counts)]
@@ -383,12 +385,11 @@ class Translator:
             outputs[n] = verbatim.sums_as_written(output, texts[tries[n][0]])
         restored = [None] * len(texts)
         for n, (i, way) in enumerate(tries):
-            if restored[i] is not None:
-                continue
             # A fragment not decoded is its own "translation" with no stand-ins: restoring it writes its glossary terms.
             output, notes = verbatim.restore(outputs[n], texts[i], way, protected[n][1] if n in to_decode else {})
             left = [span for span in spans[i] if span not in way]
-            if verbatim.kept_by_model(output, left) and not (left and garbling.wrong_days(output, texts[i])):
+            if (verbatim.kept_by_model(output, left) and not (left and garbling.wrong_days(output, texts[i]))
+                    and (restored[i] is None or len(notes) < len(restored[i][1]))):
                 restored[i] = output, notes
         if shift == 0:
             # A stand-in the model dropped, repeated or changed had to be repaired, and what the model wrote in its

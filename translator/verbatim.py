@@ -59,10 +59,12 @@ from translator.words import (
     DECADES,
     GREETINGS,
     KIN,
+    LABEL_DETERMINERS,
     LABELS,
     MONTHS_SHORT,
     OFFICES,
     ORDINAL_DAYS,
+    SIGNED_LABELS,
     TITLES,
     UNIT_WORDS,
     WORD,
@@ -140,6 +142,10 @@ DAY = ("(?:" + "|".join(rf"(?<=\b[{word[0]}{word[0].upper()}]{word[1:]} the )" f
        + r")\d{1,2}(?:st|nd|rd|th)(?![\w-])(?!\s+(?!(?:at|is|was|will|now|then|and|or|to|until|till|by|before|after|"
        r"through|this|next|about|for|with|so|but|because|when|if|as|of\s+(?:every|each|the|this|next)\s+month)\b)[a-z])")
 # The words after which a label may be in lower case ("Call extension 4402" opening a sentence too).
+# "#" and a number, or a code of capitals and digits, after a label or a `SIGNED_LABELS` noun in any case, with the
+# word before it (`LABEL_DETERMINERS`): "Invoice #2231", "your order #58213", "the invoice INV-2024-0042".
+SIGNED_LABEL = (rf"(?i:(?:{'|'.join(LABEL_DETERMINERS)})\s)?(?i:{LABEL}|{'|'.join(SIGNED_LABELS)})"
+                r"\s(?:#\s?\d+(?:-\d+)*|[A-Z]{2,}-(?=[A-Z\d-]*\d)[A-Z\d]+(?:-[A-Z\d]+)*)(?![\w-])")
 LOWER_LABEL_AFTER = "|".join(f"(?<=[{word[0]}{word[0].upper()}]{word[1:]} )"
                              for word in ("in", "on", "at", "to", "from", "into", "see", "read", "call", "dial", "take", "watch"))
 # The words of a street's name after its number.
@@ -221,9 +227,9 @@ KINDS = (
     # it ("Le capter 12"). It comes out with its Spanish noun and article ("la habitación 214"); in lower case only
     # after a preposition or a verb that goes to one ("in room 214", "call extension 4402": "llamar extension a las
     # 4402"), as "the room 5 minutes ago" is no label.
-    Kind("label", rf"(?<![\w-])(?:{LABEL}|(?:{LOWER_LABEL_AFTER})(?i:{LABEL})){LABEL_NUMBER}", "number",
+    Kind("label", rf"(?<![\w-])(?:(?:{LABEL}|(?:{LOWER_LABEL_AFTER})(?i:{LABEL})){LABEL_NUMBER}|{SIGNED_LABEL})", "number",
          ("Room 214", "Chapter 12", "Gate B12", "Version 2.4.1", "Terminal 2", "Highway 101", "Chapter IV",
-          "Flight AA 2417")),
+          "Flight AA 2417", "Order #45821", "your invoice INV-2024-0187")),
     # Two numbers with "to" between, a range, a ratio or a score: "4 to 1" came out "4 1", "6 to 8 years" "6 para 8 años".
     # Two times too when the last says "a.m." or "p.m." ("from 10 p.m. to 2 a.m." came out "de 10 p.m. para 2 a.m.");
     # not others ("9:00 to 11:30", spans of their own, which the model may say in words). With "in", a share, "1 in
@@ -290,7 +296,7 @@ KINDS = (
     # before a comma, with the signature that ends the text ("Best regards, John": the model, given "John, Mary" with
     # no stop, wrote "John, Mary, Mary, Mary."): written back as Spanish says them, "Hola Maria", "Saludos cordiales,
     # John". No examples: they are found only so, not in the table's test frames ("Look at X now").
-    Kind("greeting", rf"(?<![\w-])(?:{'|'.join(GREETINGS)})\s{CAPITALISED}(?:\s{CAPITALISED})*(?=\s*[,!.?])", "name", ()),
+    Kind("greeting", rf"(?<![\w-])(?:{'|'.join(map(re.escape, sorted(GREETINGS, key=len, reverse=True)))})\s{CAPITALISED}(?:\s{CAPITALISED})*(?=\s*[,!.?])", "name", ()),
     Kind("closing", rf"(?<![\w-])(?:{'|'.join(CLOSINGS)})(?:,\s+{CAPITALISED}(?:\s+{CAPITALISED})*\.?$|(?=,))", "name", ()),
     # A form of address before a name, kin or rank ("Aunt Linda", "Queen Elizabeth"), or a mountain's or lake's word
     # ("Mt. Fuji"), which the model read as pieces of a name or lost: written back as Spanish says it, "la tía
@@ -544,13 +550,20 @@ def spanish_war(written):
 
 
 def spanish_label(written):
-    """A label with its Spanish noun and article (`LABELS`).
+    """A label with its Spanish noun and article (`LABELS`, `SIGNED_LABELS`), or the word before it in its place.
 
     >>> spanish_label("Room 214"), spanish_label("page 5"), spanish_label("Flight AA 2417")
     ('la habitación 214', 'la página 5', 'el vuelo AA 2417')
+    >>> spanish_label("Order #45821"), spanish_label("our invoice INV-7"), spanish_label("The order # 88-12")
+    ('el pedido n.º 45821', 'nuestra factura INV-7', 'el pedido n.º 88-12')
     """
-    noun, number = written.split(maxsplit=1)
-    return f"{LABELS[noun.capitalize()]} {number}"
+    words = written.split()
+    before = words.pop(0).lower() if words[0].lower() in LABEL_DETERMINERS else None
+    article, noun = {**LABELS, **SIGNED_LABELS}[words[0].capitalize()].split()
+    if before:
+        article = LABEL_DETERMINERS[before][article == "la"]
+    number = re.sub(r"^#\s?", "n.º ", " ".join(words[1:]))
+    return f"{article} {noun} {number}"
 
 
 def said_first(written, phrases):
@@ -564,10 +577,13 @@ def said_first(written, phrases):
     ('la reina Elizabeth II', 'la tía May')
     >>> said_first("Hi Maria", GREETINGS), said_first("Good morning Anna Li", GREETINGS)
     ('Hola Maria', 'Buenos días Anna Li')
+    >>> said_first("Dear Maria", GREETINGS), said_first("Dear Mr. Lopez", GREETINGS), said_first("Dear Mrinal", GREETINGS)
+    ('Hola Maria', 'Estimado Sr. Lopez', 'Hola Mrinal')
     >>> said_first("Best regards, John Smith", CLOSINGS), said_first("Regards", CLOSINGS)
     ('Saludos cordiales, John Smith', 'Saludos')
     """
-    english = max((english for english in phrases if written.startswith(english)), key=len)
+    english = max((english for english in phrases
+                   if written.startswith(english) and not written[len(english):len(english) + 1].isalnum()), key=len)
     return phrases[english] + written[len(english):]
 
 

@@ -71,6 +71,13 @@ LABELS = {"Room": "la habitación", "Chapter": "el capítulo", "Page": "la pági
           "Row": "la fila", "Highway": "la autopista", "Interstate": "la interestatal", "Track": "la vía",
           "Pier": "el muelle", "Suite": "la suite", "Ticket": "el ticket", "Invoice": "la factura", "Lane": "el carril",
           "Door": "la puerta", "Channel": "el canal"}
+# A noun that numbers what it names only before "#" or a code ("Order #45821"; "Order 5 pizzas" is no label).
+SIGNED_LABELS = {"Order": "el pedido"}
+# A word before a label numbered so, as Spanish says it before the label's noun, masculine and feminine: "Your order
+# #58213 has shipped" came out "Tu orden n.º 58213 ha shipped", "pay invoice INV-2024-0187" "paga a INV-2024-0187".
+LABEL_DETERMINERS = {"the": ("el", "la"), "a": ("un", "una"), "an": ("un", "una"), "your": ("tu", "tu"),
+                     "my": ("mi", "mi"), "our": ("nuestro", "nuestra"), "this": ("este", "esta"), "that": ("ese", "esa"),
+                     "his": ("su", "su"), "their": ("su", "su")}
 
 # Forms of address before a name, as Spanish says them, with the article: kin ("Aunt Linda" came out "Una caza de
 # Linda", "Uncle Bob" "Un millolo a Bob") and ranks ("Queen Elizabeth II reigned" came out "Reunió Elizabeth II"),
@@ -85,10 +92,14 @@ RANKS = {"Queen": "la reina", "King": "el rey", "Prince": "el príncipe", "Princ
 PLACES = {"Mount": "el monte", "Mt.": "el monte", "Lake": "el lago"}
 ADDRESS = {**KIN, **RANKS, **PLACES}
 # Greetings before the name they greet, which the model copied ("Hi Maria, thanks for your email." -> "Hi Maria,
-# gracias por tu correo.", "Good morning Anna" -> "Los buenos días estás listo Anna"), as Spanish says them. Not "Dear":
-# Spanish says "Querido", "Querida", "Estimado" or "Estimada" by a gender the name does not give.
+# gracias por tu correo.", "Good morning Anna" -> "Los buenos días estás listo Anna"), as Spanish says them. "Dear",
+# which the corpus never shows before a name (copied: "Dear Maria, gracias ..."), is "Estimado" or "Estimada" by the
+# title's gender, and "Hola" before a name alone: Spanish says "Querido" or "Querida" by a gender the name does not give.
 GREETINGS = {"Hi": "Hola", "Hello": "Hola", "Hey": "Hola", "Good morning": "Buenos días", "Good afternoon": "Buenas tardes",
-             "Good evening": "Buenas noches"}
+             "Good evening": "Buenas noches", "Dear": "Hola",
+             **{f"Dear {title}{stop}": f"{dear} {spanish}" for title, dear, spanish in (
+                 ("Mr", "Estimado", "Sr."), ("Mrs", "Estimada", "Sra."), ("Ms", "Estimada", "Sra."))
+                for stop in ("", ".")}}
 # A letter's closing before a comma and the signature ("Best regards, John." came out "Tenlo de saludo, John.";
 # "Thanks, Anna" "Gracias, a Anna.").
 CLOSINGS = {"Best regards": "Saludos cordiales", "Kind regards": "Saludos cordiales", "Warm regards": "Saludos cordiales",
