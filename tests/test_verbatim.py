@@ -140,6 +140,8 @@ def test_every_example_of_the_table_comes_back_from_behind_its_stand_in(kind, ex
     ("Good morning Tom Lee!", [("greeting", "Buenos días Tom Lee")]),
     ("Dear Mrs. Li, hi", [("greeting", "Estimada Sra. Li")]), ("Dear Mr Lee,", [("greeting", "Estimado Sr. Lee")]),
     ("Dear Anna,", [("greeting", "Hola Anna")]), ("Dear Mrinal,", [("greeting", "Hola Mrinal")]),  # a gender not given
+    ("Hi everyone, look", [("greeting", "Hola a todos")]), ("Hi there!", [("greeting", "Hola")]),  # a group
+    ("Hi, Tom is here", [("greeting", "Hola")]),  # greeting no one
     ("Tom said Hello Tom is here", [("name", "Hello Tom")]),  # no comma nor stop after: no greeting, a rare name
     ("Kind regards, Angela", [("closing", "Saludos cordiales, Angela")]),  # a closing and the signature ending the text
     ("Best wishes, the cats.", [("closing", "Un saludo")]),  # a closing before a comma
@@ -1214,6 +1216,25 @@ def test_a_greeting_or_closing_the_model_copied_comes_out_in_spanish(tiny_transl
     # A closing and its signature, with no stop: the model, given "John, Mary", wrote "John, Mary, Mary, Mary.".
     assert tiny_translator.translate("Kind regards, Angela") == "Saludos cordiales, Angela"
     assert decoded == [["John, thanks."]]  # nothing left to decode
+
+
+def test_hey_greeting_no_one_is_left_to_the_model():
+    # It may call, not greet: "Hey, wait up!" is "¡Oye, aguarda!" in the corpus.
+    assert values("Hey, look", {**COUNTS, "Hey": 9}) == [] and values("Hi, look", {**COUNTS, "Hi": 9}) != []
+
+
+@pytest.mark.parametrize("source, model, expected", [
+    ("Hi everyone, let's go.", "John vamos.", "Hola a todos, vamos."),  # the comma dropped after the stand-in
+    ("Hi, is it open?", "John, está abierto?", "Hola, ¿está abierto?"),  # the question not opened
+    ("Hi, is it open?", "John, ¿está abierto?", "Hola, ¿está abierto?"),  # as the model wrote it
+    ("Hi Angela, thanks.", "John gracias.", "Hola Angela, gracias."),  # a greeting and a name
+])
+def test_a_greeting_keeps_its_comma_and_the_question_after_it_its_mark(tiny_translator, monkeypatch, source, model,
+                                                                        expected):
+    given = "John," + source.split(",", 1)[1]  # the greeting behind a name's stand-in
+    speaking(tiny_translator, monkeypatch, {given: model})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"vamos", "está", "abierto", "gracias"})
+    assert tiny_translator.translate(source) == expected
 
 
 def test_a_name_and_version_opening_a_sentence_spelled_anew_is_passed_through_in_a_second_decoding(tiny_translator,

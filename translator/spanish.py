@@ -258,3 +258,23 @@ def opening_marks(translation):
         start = quoted or len(sentence) - len(sentence.lstrip(" \"'«“("))
         return sentence[:start] + mark + sentence[start:]
     return _SENTENCE.sub(opened, translation)
+
+
+def greeted(translation, source, spans):
+    """`translation` with the comma after each greeting (a "greeting" span of `source`'s `spans`) that has one in
+    `source`, and the question or exclamation after it opened with its mark: the model, given a stand-in for the
+    greeting, may drop both ("Good morning everyone, let's begin." -> "Buenos días a todos vamos a empezar.", "Hi, is
+    the pool open today?" -> "Hola, la piscina está abierta hoy?").
+
+    >>> from translator.verbatim import Span
+    >>> source = "Hi everyone, is it open?"
+    >>> greeted("Hola a todos está abierto?", source, [Span(0, 11, "greeting", "Hola a todos")])
+    'Hola a todos, ¿está abierto?'
+    """
+    for span in spans:
+        if span.kind != "greeting" or not source[span.end:].startswith(","):
+            continue
+        match = re.search(rf"(?<!\w){re.escape(span.value)},?(?=\s)", translation)
+        if match:
+            translation = translation[:match.start()] + span.value + "," + opening_marks(translation[match.end():])
+    return translation

@@ -248,13 +248,14 @@ class Translator:
         # A full stop the model put after initials inside a sentence goes, a word the model wrote twice in a row is
         # written once, an ordinal written back in the masculine ("cuarto", "2.º") agrees with the determiner the
         # model put before it, and the articles are as Spanish writes them ("del", no English "The" opening it). A text
-        # written back as it is, not decoded, opens a question or exclamation with its mark ("¡Hola Sam!").
+        # written back as it is, not decoded, opens a question or exclamation with its mark ("¡Hola Sam!"); a greeting
+        # keeps its comma, and what follows it its mark ("Hola, ¿la piscina está abierta hoy?").
         outputs = [spanish.english_article(spanish.articles(spanish.agreeing(spanish.unrepeated(spanish.unbroken(
                        garbling.repair_invented(output, text, self.lexicon, self.word_counts, words), text, self.lexicon),
                        text))), text)
                    for (output, _), text, words in zip(restored, texts, keep)]
-        outputs = [spanish.opening_marks(output) if verbatim.is_fragment(text, text_spans) else output
-                   for output, text, text_spans in zip(outputs, texts, spans)]
+        outputs = [spanish.opening_marks(output) if verbatim.is_fragment(text, text_spans)
+                   else spanish.greeted(output, text, text_spans) for output, text, text_spans in zip(outputs, texts, spans)]
         return outputs, [notes for _, notes in restored]
 
     def said_alone(self, words):

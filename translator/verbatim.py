@@ -55,8 +55,10 @@ from typing import NamedTuple
 
 from translator.words import (
     ADDRESS,
+    BARE_GREETINGS,
     CLOSINGS,
     DECADES,
+    GREETED,
     GREETINGS,
     KIN,
     LABEL_DETERMINERS,
@@ -296,7 +298,9 @@ KINDS = (
     # before a comma, with the signature that ends the text ("Best regards, John": the model, given "John, Mary" with
     # no stop, wrote "John, Mary, Mary, Mary."): written back as Spanish says them, "Hola Maria", "Saludos cordiales,
     # John". No examples: they are found only so, not in the table's test frames ("Look at X now").
-    Kind("greeting", rf"(?<![\w-])(?:{'|'.join(map(re.escape, sorted(GREETINGS, key=len, reverse=True)))})\s{CAPITALISED}(?:\s{CAPITALISED})*(?=\s*[,!.?])", "name", ()),
+    Kind("greeting", rf"(?<![\w-])(?:(?:{'|'.join(map(re.escape, sorted(GREETINGS, key=len, reverse=True)))})"
+                     rf"\s(?:{CAPITALISED}(?:\s{CAPITALISED})*|(?:{'|'.join(GREETED)})(?!\w))"
+                     rf"|(?:{'|'.join(BARE_GREETINGS)})(?=\s*,))(?=\s*[,!.?])", "name", ()),
     Kind("closing", rf"(?<![\w-])(?:{'|'.join(CLOSINGS)})(?:,\s+{CAPITALISED}(?:\s+{CAPITALISED})*\.?$|(?=,))", "name", ()),
     # A form of address before a name, kin or rank ("Aunt Linda", "Queen Elizabeth"), or a mountain's or lake's word
     # ("Mt. Fuji"), which the model read as pieces of a name or lost: written back as Spanish says it, "la tía
@@ -566,6 +570,17 @@ def spanish_label(written):
     return f"{article} {noun} {number}"
 
 
+def spanish_greeting(written):
+    """A greeting (`GREETINGS`) and the name or group (`GREETED`) it greets, as Spanish says them.
+
+    >>> spanish_greeting("Hi everyone"), spanish_greeting("Hi there"), spanish_greeting("Good morning Anna")
+    ('Hola a todos', 'Hola', 'Buenos días Anna')
+    """
+    said = said_first(written, GREETINGS)
+    group = said.rsplit(" ", 1)[-1]
+    return said.rsplit(" ", 1)[0] + (f" {GREETED[group]}" if GREETED[group] else "") if group in GREETED else said
+
+
 def said_first(written, phrases):
     """`written` with the longest of `phrases` (English to Spanish) that it begins with said in Spanish: a form of
     address before a name, with its article (`ADDRESS`), a greeting before the name it greets (`GREETINGS`), a letter's
@@ -657,7 +672,7 @@ IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_dat
               "numbered": spanish_numbered, "day": spanish_day, "war": spanish_war, "century": spanish_century,
               "decade": spanish_decade, "label": spanish_label, "time": spanish_clock, "range": spanish_range,
               "address": functools.partial(said_first, phrases=ADDRESS),
-              "greeting": functools.partial(said_first, phrases=GREETINGS),
+              "greeting": spanish_greeting,
               "closing": functools.partial(said_first, phrases=CLOSINGS)}
 
 

@@ -100,6 +100,11 @@ GREETINGS = {"Hi": "Hola", "Hello": "Hola", "Hey": "Hola", "Good morning": "Buen
              **{f"Dear {title}{stop}": f"{dear} {spanish}" for title, dear, spanish in (
                  ("Mr", "Estimado", "Sr."), ("Mrs", "Estimada", "Sra."), ("Ms", "Estimada", "Sra."))
                 for stop in ("", ".")}}
+# Those greeted as a group, after a greeting ("Hi everyone," came out "Hi todos,", "Hi there," "Hi allí,"), and "Hi"
+# or "Hello" greeting no one ("Hi, can you help me?" -> "Hi, ¿puedes ayudarme?"): the Spanish after "Hola", if any.
+GREETED = {"everyone": "a todos", "everybody": "a todos", "all": "a todos", "folks": "a todos", "guys": "chicos",
+           "team": "equipo", "there": ""}
+BARE_GREETINGS = ("Hi", "Hello")
 # A letter's closing before a comma and the signature ("Best regards, John." came out "Tenlo de saludo, John.";
 # "Thanks, Anna" "Gracias, a Anna.").
 CLOSINGS = {"Best regards": "Saludos cordiales", "Kind regards": "Saludos cordiales", "Warm regards": "Saludos cordiales",
