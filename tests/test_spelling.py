@@ -44,6 +44,7 @@ def test_curly_quotes_and_the_ellipsis_sign_are_written_as_the_corpus_writes_the
     ("See example.com/u/r or u@r.com", "See example.com/u/r or u@r.com"),  # in an address
     ("Coke vs. Pepsi, approx. 40 cans", "Coke against Pepsi, about 40 cans"),  # "vs." read as a sentence's end
     ("Tom is 10 mins late, 2 hrs", "Tom is 10 minutes late, 2 hours"),  # units of time, as chat writes them
+    ("Fix the A/C. A/C is on", "Fix the air conditioner. Air conditioner is on"),  # an acronym's capitals
     ("~3 hours, around ~$40", "About 3 hours, around $40"), ("Go to ~/notes", "Go to ~/notes"),  # "~" before a number
 ])
 def test_abbreviations_the_corpus_does_not_write_are_given_in_its_words(typed, written):

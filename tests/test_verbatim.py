@@ -270,6 +270,9 @@ def test_a_written_date_comes_back_in_spanish_after_el(translation, restored):
     ("Room 214 is here.", "45 está aquí.", "La habitación 214 está aquí."),
     ("Tom is in room 214.", "Tom está del 45.", "Tom está de la habitación 214."),
     ("Tom lands at 6:45 p.m.", "Tom aterriza a los 37.", "Tom aterriza a las 6:45 p.m."),  # hours are feminine
+    ("Tom waits until 7 p.m.", "Tom espera hasta el 45.", "Tom espera hasta las 7 p.m."),
+    ("Tom works from 7 p.m.", "Tom trabaja del 45.", "Tom trabaja de las 7 p.m."),
+    ("7 p.m. is late.", "El 45 es tarde.", "Las 7 p.m. es tarde."),
     ("Tom fell to 8% today.", "Tom cayó a las 45 hoy.", "Tom cayó al 8% hoy."),  # no hour: the articles of a number
     ("Tom is at 555-0199.", "Tom está a las 45.", "Tom está al 555-0199."),
     ("Tom is at 1-800-555-0199.", "Tom está a las 45.", "Tom está al 1-800-555-0199."),
@@ -297,6 +300,11 @@ def test_a_written_date_comes_back_in_spanish_after_el(translation, restored):
     ("Tom paid USD 20 there.", "Tom pagó a los 45 allí.", "Tom pagó a USD 20 allí."),
     ("Tom comes at 8 o'clock.", "Tom viene a las 45.", "Tom viene a las 8 en punto."),
     ("Tom comes at 8 o'clock.", "Tom viene a 45.", "Tom viene a las 8 en punto."),
+    ("Tom comes at 8 sharp.", "Tom viene a 45.", "Tom viene a las 8 en punto."),
+    ("Tom moves in early 2025.", "Tom se muda a las 45.", "Tom se muda a principios de 2025."),  # "in" said: no "a las"
+    ("In mid-May Tom moves.", "En 45 Tom se muda.", "A mediados de mayo Tom se muda."),  # opening the sentence
+    ("Tom is done by late 2024.", "Tom termina para las 45.", "Tom termina para finales de 2024."),  # no article
+    ("Tom has a 2-for-1 deal.", "Tom tiene un 45.", "Tom tiene un 2x1."),
     ("Tom comes at 1:30 p.m.", "Tom viene a 45.", "Tom viene a la 1:30 p.m."),
     ("Tom is in Building 4, Room 12.", "Tom está en 45,37.", "Tom está en el edificio 4, la habitación 12."),
     ("Aunt Linda sent it.", "John lo envió.", "La tía Linda lo envió."),  # kin before a name, as Spanish says it
@@ -430,7 +438,7 @@ def test_a_dropped_stand_in_is_put_back_and_a_repeated_one_kept_once():
 
 @pytest.mark.parametrize("source, protected, model, restored", [
     # A span's own full stop before the model's closing one reads as one.
-    ("Tom opens at 9 a.m. sharp.", "Tom opens at 45 sharp.", "Tom abre a las 45.", "Tom abre a las 9 a.m."),
+    ("Tom opens at 9 a.m. daily.", "Tom opens at 45 daily.", "Tom abre a las 45.", "Tom abre a las 9 a.m."),
     # "etc." stands behind a name, its full stop the sentence's where it ends it ("los huevos, la etuada").
     ("Tom needs bread, eggs, etc.", "Tom needs bread, eggs, John.", "Tom necesita pan, huevos, John.",
      "Tom necesita pan, huevos, etc."),

@@ -88,7 +88,7 @@ SPELLED_OUT = {"e.g.": "for example", "i.e.": "that is", "u": "you", "r": "are",
                "plz": "please", "thx": "thanks", "btw": "by the way", "gonna": "going to", "gotta": "got to",
                "idk": "I don't know", "congrats": "congratulations", "omg": "oh my God", "tmrw": "tomorrow",
                "cuz": "because", "msg": "message", "vs.": "against", "vs": "against", "approx.": "about",
-               "mins": "minutes", "hrs": "hours", "secs": "seconds"}
+               "mins": "minutes", "hrs": "hours", "secs": "seconds", "a/c": "air conditioner"}
 # Not inside an address, a path or a handle ("example.com/u/r").
 _ABBREVIATED = re.compile(r"(?<![\w.'/@#-])(?i:" + "|".join(re.escape(key).replace(r"\.", r"\.\s?").removesuffix(r"\s?")
                                                          for key in SPELLED_OUT) + r")(?![\w'/@-]|\.\w)")
@@ -115,7 +115,9 @@ def spelled_out(text, counts):
         if counts.get(typed.lower(), 0) >= MIN_COUNT or typed in ("U", "R"):
             return match.group()
         spelled = SPELLED_OUT[typed.lower()]
-        return spelled[0].upper() + spelled[1:] if typed[0].isupper() else spelled
+        # In capitals inside a sentence, an acronym's ("the A/C"), not a capital opening it.
+        capital = typed[0].isupper() and (not typed.isupper() or starts_sentence(text, match.start()))
+        return spelled[0].upper() + spelled[1:] if capital else spelled
 
     def about(match):
         if match[1]:  # "about ~200": said once

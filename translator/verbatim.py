@@ -225,6 +225,10 @@ KINDS = (
                    rf"|(?:(?<=\band\s)|(?<=\bor\s))(?={'|'.join(DECADES)}))"
                    rf"(?:(?:(?:1\d|20)\d0|['’]?\d0)s|{'|'.join(DECADES)})(?!\w)(?!\s+(?!(?:{AFTER_DECADE})\b)[a-z])",
          "number", ("the 1990s", "in the early 2000s", "the late 1800s", "the '80s", "the 60s", "the sixties")),
+    # The early, middle or late part of a year or month ("in mid-2026" came out "en mid-2026", "by late 2024" "de tarde
+    # a las 2024"), as Spanish says it, "a mediados de 2026", "finales de 2024" ("in" and all).
+    Kind("part", rf"(?<![\w-])(?:[Ii]n\s+)?(?:[Ee]arly|[Mm]id|[Ll]ate)[\s-]+(?:(?:1\d|20)\d\d|(?:{'|'.join(MONTHS)})(?:,?\s\d{{4}})?)"
+                 r"(?![\w-])", "number", ("mid-2026", "in early 2025", "late March", "in mid-May 2027")),
     # A numbered place or part, "Room 214", "Chapter 12", "Gate B12": the model copied the noun in English or garbled
     # it ("Le capter 12"). It comes out with its Spanish noun and article ("la habitación 214"); in lower case only
     # after a preposition or a verb that goes to one ("in room 214", "call extension 4402": "llamar extension a las
@@ -233,19 +237,22 @@ KINDS = (
          ("Room 214", "Chapter 12", "Gate B12", "Version 2.4.1", "Terminal 2", "Highway 101", "Chapter IV",
           "Flight AA 2417", "Order #45821", "your invoice INV-2024-0187")),
     # Two numbers with "to" between, a range, a ratio or a score: "4 to 1" came out "4 1", "6 to 8 years" "6 para 8 años".
+    # A deal, "2-for-1" ("una echa de 2-10": a number changed), as Spanish writes it, "2x1".
     # Two times too when the last says "a.m." or "p.m." ("from 10 p.m. to 2 a.m." came out "de 10 p.m. para 2 a.m.");
     # not others ("9:00 to 11:30", spans of their own, which the model may say in words). With "in", a share, "1 in
     # 10" ("Solo 1 10 personas"); not before a unit of time ("2 in 5 minutes").
     Kind("range", rf"(?<![\w.,:/-])\d{{1,2}}(?::\d{{2}})?(?:\s?{MERIDIEM})?(?:\s+to\s+|\s?[–-]\s?)\d{{1,2}}(?::\d{{2}})?\s?{MERIDIEM}"
                   rf"|(?<![\w.,:/-]){CURRENCY}?\d+(?:[.,]\d+)*%?\s+to\s+{CURRENCY}?\d+(?:[.,]\d+)*%?(?![\w:/]|[.,]\d)"
                   r"|(?<![\w.,:/-])\d{1,2}\s+in\s+\d{1,3}"
-                  r"(?![\w:/]|[.,]\d|\s+(?:second|minute|hour|day|week|month|year)s?\b)",
+                  r"(?![\w:/]|[.,]\d|\s+(?:second|minute|hour|day|week|month|year)s?\b)"
+                  r"|(?<![\w.,:/-])\d{1,2}-for-\d{1,2}(?![\w-])",
          "number", ("4 to 1", "10 to 15", "1.5 to 2.5", "1 in 10", "10 p.m. to 2 a.m", "9 to 11am", "3 pm–5 pm", "9am-5pm",
-                    "12.5% to 15%", "$20 to $30")),
-    # "8 o'clock" comes out as Spanish says it, "8 en punto" (the model wrote "8 de punto").
-    # "14:30h" with its "h" ("a las 14:30 30h" otherwise).
-    Kind("time", rf"(?<![\w:])\d{{1,2}}(?::\d{{2}}(?::\d{{2}})?(?![\d:])(?:\s?{MERIDIEM}|h(?!\w))?|\s?{MERIDIEM}|\s?o['’]clock\b)",
-         "number", ("10:30", "7:45 pm", "9:05 a.m", "6 p.m", "11am", "8 o'clock", "14:30h")),
+                    "12.5% to 15%", "$20 to $30", "2-for-1")),
+    # "8 o'clock" and "10am sharp" come out as Spanish says them, "8 en punto", "10am en punto" (the model wrote "8 de
+    # punto", "10am afilada"). "14:30h" with its "h" ("a las 14:30 30h" otherwise).
+    Kind("time", rf"(?<![\w:])\d{{1,2}}(?:(?::\d{{2}}(?::\d{{2}})?(?![\d:])(?:\s?{MERIDIEM}|h(?!\w))?|\s?{MERIDIEM})(?:\s+sharp\b)?"
+                 rf"|\s?o['’]clock\b|\s+sharp\b)",
+         "number", ("10:30", "7:45 pm", "9:05 a.m", "6 p.m", "11am", "8 o'clock", "14:30h", "10am sharp", "6 sharp")),
     # Found only after a preposition and "the" (`DAY`): no example stands alone.
     Kind("day", DAY, "number", ()),
     Kind("date", r"(?<![\w/.-])\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?![\w/]|[/.-]\d)", "number", ("12/05/2024", "2024-05-12")),
@@ -324,7 +331,7 @@ _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumer
 _OWNED = re.compile(r"['’]s\s")
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
 ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "street", "war", "measure", "numbered", "century",
-          "decade", "label", "greeting", "closing", "address", "range", "time", "phone", "date", "serial", "code", "etc",
+          "decade", "part", "label", "greeting", "closing", "address", "range", "time", "phone", "date", "serial", "code", "etc",
           "title", "symbol"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
@@ -544,6 +551,19 @@ def spanish_decade(written):
     return decade
 
 
+def spanish_part(written):
+    """The early, middle or late part of a year or month as Spanish says it ("in" and all).
+
+    >>> spanish_part("in mid-2026"), spanish_part("late March"), spanish_part("Early May, 2027")
+    ('a mediados de 2026', 'finales de marzo', 'principios de mayo de 2027')
+    """
+    part = {"early": "principios", "mid": "mediados", "late": "finales"}[re.search(r"(?i)early|mid|late", written)[0].lower()]
+    month = next((mes for month, mes in zip(MONTHS, MESES) if month in written), None)
+    year = re.search(r"\d{4}", written)
+    when = " de ".join(said for said in (month, year and year[0]) if said)
+    return ("a " if re.match(r"[Ii]n\s", written) else "") + f"{part} de {when}"
+
+
 def spanish_war(written):
     """A world war by its number as Spanish says it, with its article.
 
@@ -650,27 +670,27 @@ def spanish_day(written):
 
 
 def spanish_clock(written):
-    """A time as written, but "o'clock" as Spanish says it.
+    """A time as written, but "o'clock" and "sharp" as Spanish says them.
 
-    >>> spanish_clock("8 o'clock"), spanish_clock("7:45 pm")
-    ('8 en punto', '7:45 pm')
+    >>> spanish_clock("8 o'clock"), spanish_clock("7:45 pm"), spanish_clock("10am sharp")
+    ('8 en punto', '7:45 pm', '10am en punto')
     """
-    return re.match(r"\d+", written)[0] + " en punto" if written.endswith("clock") else written
+    return re.sub(r"\s*(?:o['’]clock|sharp)$", " en punto", written)
 
 
 def spanish_range(written):
     """A range, ratio or score with "to", or a share with "in", as Spanish says it.
 
-    >>> spanish_range("4 to 1"), spanish_range("1 in 10")
-    ('4 a 1', '1 de cada 10')
+    >>> spanish_range("4 to 1"), spanish_range("1 in 10"), spanish_range("2-for-1")
+    ('4 a 1', '1 de cada 10', '2x1')
     """
-    return re.sub(r"\s+in\s+", " de cada ", re.sub(r"\s+to\s+", " a ", written))
+    return re.sub(r"-for-", "x", re.sub(r"\s+in\s+", " de cada ", re.sub(r"\s+to\s+", " a ", written)))
 
 
 # The kinds of span that come out as Spanish writes them, not as written: each kind's writer.
 IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_date": spanish_date,
               "numbered": spanish_numbered, "day": spanish_day, "war": spanish_war, "century": spanish_century,
-              "decade": spanish_decade, "label": spanish_label, "time": spanish_clock, "range": spanish_range,
+              "decade": spanish_decade, "part": spanish_part, "label": spanish_label, "time": spanish_clock, "range": spanish_range,
               "address": functools.partial(said_first, phrases=ADDRESS),
               "greeting": spanish_greeting,
               "closing": functools.partial(said_first, phrases=CLOSINGS)}
@@ -1014,6 +1034,12 @@ def restore(translation, source, spans, meanings):
     scores = {span.value: "las?" for span in spans if span.kind == "range" and int(re.search(r"\d+", span.value)[0]) > 24}
     for value, article in {**measures, **scores, **sums}.items():
         translation = re.sub(rf"(?<!\w)([Aa]) {article} (?={re.escape(value)})", r"\1 ", translation)
+    # The part of a year or month takes no article ("para las finales de 2024"), and with its "a" ("in mid-2026": "a
+    # mediados de 2026") no preposition of the model's either ("mover a las a principios de 2025").
+    for value in {span.value for span in spans if span.kind == "part"}:
+        before = r"(?:[Aa]|[Ee]n|[Dd]e|[Pp]ara)(?: l(?:as?|os))?|[Ll](?:as?|os)" if value.startswith("a ") else r"[Ll](?:as?|os)"
+        translation = re.sub(rf"(?<!\w)(?:{before}) ({re.escape(value)})",
+                             lambda m: m[1][0].upper() + m[1][1:] if opens_sentence(m.string, m.start()) else m[1], translation)
     # A label, form of address or war comes with its article ("la habitación 214", "la tía Linda"): the model's before
     # its stand-in goes ("ve a la 45", "del 45").
     for label in {span.value for span in spans if span.kind in ("label", "address", "war")}:
@@ -1024,11 +1050,17 @@ def restore(translation, source, spans, meanings):
             return label[0].upper() + label[1:] if article[0].isupper() else label
         translation = re.sub(rf"(?<!\w)(?:([Ee]l|[Ll]as?|[Ll]os|[Uu]nas?|[Uu]n)|([Dd]e|[Aa])l) {re.escape(label)}(?!\w)",
                              with_its_article, translation)
-    # Hours are feminine and take their article: "aterriza a los 6:45 p.m.", "a 4 en punto" -> "a las ...".
+    # Hours are feminine and take their article: "aterriza a los 6:45 p.m.", "a 4 en punto", "hasta el 7 p.m.", "del 7
+    # p.m." -> "a las ...", "hasta las ...", "de las ...".
     for hour in {span.value for span in spans if span.kind == "time"}:
         article = "la" if re.match(r"0?1\b", hour) else "las"
-        translation = re.sub(rf"(?<!\w)(?:([Ll])os|([Aa])) (?={re.escape(hour)}(?!\w))",
-                             lambda m, article=article: f"{m[1]}{article[1:]} " if m[1] else f"{m[2]} {article} ",
+
+        def feminine(match, article=article):
+            los, a, el, de = match.groups()
+            if a or de:
+                return f"{a or de + 'e'} {article} "
+            return (article.capitalize() if (los or el).isupper() else article) + " "
+        translation = re.sub(rf"(?<!\w)(?:([Ll])os|([Aa])|([Ee])l|([Dd])el) (?={re.escape(hour)}(?!\w))", feminine,
                              translation)
     # A stand-in read as an age ("The score was 45 at halftime." -> "El score era 45 años …"): "años" after a span
     # that is no count ("2-1", "A12", "$20") and a source that says no year or age goes.
