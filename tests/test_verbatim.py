@@ -142,6 +142,10 @@ def test_every_example_of_the_table_comes_back_from_behind_its_stand_in(kind, ex
     ("Dear Anna,", [("greeting", "Hola Anna")]), ("Dear Mrinal,", [("greeting", "Hola Mrinal")]),  # a gender not given
     ("Hi everyone, look", [("greeting", "Hola a todos")]), ("Hi there!", [("greeting", "Hola")]),  # a group
     ("Hi, Tom is here", [("greeting", "Hola")]),  # greeting no one
+    ("Tom ate at McDonald's yesterday", [("business", "McDonald's")]),  # a shop named for its owner, whole
+    ("Tom saw Olusegun's cats", [("name", "Olusegun")]),  # before a noun: a name's possessive
+    ("Tom went to John's.", []),  # a name the corpus knows: the owner's home
+    ("Tom is Olusegun's.", [("name", "Olusegun")]), ("Tom caught some Z's", [("name", "Z")]),  # his; a letter's plural
     ("Tom said Hello Tom is here", [("name", "Hello Tom")]),  # no comma nor stop after: no greeting, a rare name
     ("Kind regards, Angela", [("closing", "Saludos cordiales, Angela")]),  # a closing and the signature ending the text
     ("Best wishes, the cats.", [("closing", "Un saludo")]),  # a closing before a comma
@@ -1229,6 +1233,19 @@ def test_a_greeting_or_closing_the_model_copied_comes_out_in_spanish(tiny_transl
 def test_hey_greeting_no_one_is_left_to_the_model():
     # It may call, not greet: "Hey, wait up!" is "¡Oye, aguarda!" in the corpus.
     assert values("Hey, look", {**COUNTS, "Hey": 9}) == [] and values("Hi, look", {**COUNTS, "Hi": 9}) != []
+
+
+@pytest.mark.parametrize("source, model, expected", [
+    ("Tom will come on Saturday.", "Tom vendrá los sábados.", "Tom vendrá el sábado."),  # one day to come
+    ("Tom comes on Saturdays.", "Tom viene los sábados.", "Tom viene los sábados."),  # a habit
+    ("Tom will always come on Saturday.", "Tom siempre vendrá los sábados.", "Tom siempre vendrá los sábados."),
+])
+def test_a_weekday_said_once_of_what_will_be_is_one_day_not_a_habit(tiny_translator, monkeypatch, source, model,
+                                                                     expected):
+    speaking(tiny_translator, monkeypatch, {source: model})
+    monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, **dict.fromkeys(WORD.findall(source), 9)})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | set(WORD.findall(model.lower())) | {"el", "sábado"})
+    assert tiny_translator.translate(source) == expected
 
 
 @pytest.mark.parametrize("source, model, expected", [

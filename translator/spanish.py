@@ -23,7 +23,7 @@ import re
 import unicodedata
 
 from translator.numbers import SPANISH_ORDINALS
-from translator.verbatim import DIAS, INITIALS
+from translator.verbatim import DIAS, INITIALS, WEEKDAYS
 
 AR = ("o as a amos áis an é aste ó asteis aron aba abas ábamos abais aban aré arás ará aremos aréis arán aría arías "
       "aríamos aríais arían e es emos éis en ara aras áramos arais aran ase ases ásemos aseis asen ando ado ada ados adas "
@@ -121,6 +121,31 @@ _UNCONTRACTED = re.compile(r"(?<!\w)([Dd]e|[Aa]) el(?!\w)")
 _ARTICLE_BEFORE_UN = re.compile(r"(?<!\w)(?:(E)|e)l (u)(?=n(?!\w))")
 # "en" before a weekday's article: "Tom apologized on Monday." -> "Tom se disculpó en el lunes." (no reference says so).
 _IN_BEFORE_WEEKDAY = re.compile(rf"(?<!\w)([Ee])n (el|los) (?=(?:{'|'.join(DIAS)})(?!\w))")
+
+
+# A source that speaks of what will be or is under way, and of no habit: its "on Saturday" is one day. Of the corpus'
+# pairs with one and "on Saturday" (no "s"), 34 say "el sábado", 1 "los sábados" (after "always").
+_ONE_TIME = re.compile(r"(?i)\b(?:will|'ll|going to|next|this|tomorrow)\b|\b(?:are|is|am|'re|'s|'m) \w+ing\b")
+_HABIT = re.compile(r"(?i)\b(?:every|always|usually|often|never|each)\b")
+
+
+def one_day(translation, source):
+    """`translation` with the weekday that `source` says once ("on Saturday") of what will be or is under way said
+    as one day ("el sábado"), where the model said it as a habit ("The Hendersons are coming over on Saturday." ->
+    "… vendrán los sábados.").
+
+    >>> one_day("Vendrán los sábados.", "They are coming over on Saturday.")
+    'Vendrán el sábado.'
+    >>> one_day("Vienen los sábados.", "They always come on Saturday."), one_day("Los lunes.", "Mondays, I will.")
+    ('Vienen los sábados.', 'Los lunes.')
+    """
+    if not _ONE_TIME.search(source) or _HABIT.search(source):
+        return translation
+    for day, dia in zip(WEEKDAYS, DIAS):
+        if re.search(rf"\bon {day}\b(?!s)", source) and not re.search(rf"\b{day}s\b", source):
+            translation = re.sub(rf"(?<!\w)([Ll])os {dia}s?(?!\w)", lambda m, dia=dia: f"{'E' if m[1] == 'L' else 'e'}l {dia}",
+                                 translation)
+    return translation
 
 
 def articles(translation):

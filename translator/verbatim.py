@@ -284,6 +284,15 @@ KINDS = (
          "number", ("8,336,817", "3.14", "-5", "$20", "€1,200.50", "45%", "1999", "250 ml", "90 km/h", "98.6 °F", "4 USD",
                     "US$ 899", "CHF 20", "₹500", "1.2k", "$1.5M", "2½", "¾", "3.9 percent", "minus 12", "850 sq ft",
                     "$2,300/month", "20 €", "$139 per year", "5 min", "$5-10", "$1,000+", "18+")),
+    # A shop or restaurant named for its owner, "McDonald's", "Trader Joe's": the model dropped the "'s" ("Ayer comí en
+    # la McDonald"). Only a name the corpus does not know (`wanted`: "Tom's" is Tom's home), of two letters or more,
+    # not after "is" or "are" ("They are Tania's": hers), and before no noun: at the end of a clause or before a word
+    # that follows a subject or place (`AFTER_DECADE`).
+    Kind("business", rf"(?<![\w-])(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bbe\s)(?<!['’]s\s)(?<!['’]re\s)"
+                     rf"(?!(?:The|A|An)\s|\w['’])"
+                     rf"{CAPITALISED}(?:\s{CAPITALISED})*['’]s(?![\w'’-])"
+                     rf"(?=\s*$|\s*[,.;:!?)]|\s+(?:{AFTER_DECADE}|yesterday|today|tonight|tomorrow|every|last|next|near)\b)",
+         "place", ("McDonald's", "Trader Joe's")),
     Kind("code", r"(?:(?<![\w-])(?!\d+(?:st|nd|rd|th|s)\b)(?=[\w.#&*+=~^-]*[\d_])(?=[\w.#&*+=~^-]*[A-Za-z])"
                  r"[A-Za-z0-9]+(?:[._#&*+=~^-][A-Za-z0-9]+)*(?![\w-])"
                  r"|(?<!\w)(?:[A-Za-z][a-z]*[A-Z][a-z][A-Za-z]*|[a-z]+[A-Z]{2,}[a-z]*)(?:\s\d+(?:\.\d+)*[A-Za-z]*)?(?!\w))"
@@ -843,16 +852,22 @@ def _names(match, counts):
     ['Olympic', 'Acme Widget']
     >>> [s.value for s in find("The Apple Inc. shares fell.", counts)]
     ['Apple Inc.']
+    >>> [s.value for s in find("Nguyen Van Minh and Acme Apple", {**counts, "van": 9})]
+    ['Nguyen Van Minh', 'Acme']
     """
     words = list(re.finditer(r"\S+", match.group()))
     if words[-1].group() in COMPANIES:
         first = 1 if len(words) > 2 and words[0].group() in ("The", "A", "An") else 0
         return [(match.start() + words[first].start(), match.end())]
+    known = [bool(counts.get(word.group().lower())) and not is_acronym(word.group()) for word in words]
+    # A known word between two words of a name is the name's ("Nguyen Van Minh" came out "Nguyen Vas a Minh", "Anna
+    # Rose Miller" would say "Rose").
+    known = [was and not (0 < i < len(words) - 1 and not known[i - 1] and not known[i + 1]) for i, was in enumerate(known)]
     names, start, end = [], None, None
-    for word in re.finditer(r"\S+", match.group()):
+    for word, is_known in zip(words, known):
         if re.fullmatch(PARTICLES, word.group()):
             continue  # inside a name: the pattern only takes one between capitalised words
-        if counts.get(word.group().lower()) and not is_acronym(word.group()):
+        if is_known:
             if start is not None:
                 names.append((start, end))
             start = None
