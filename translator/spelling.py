@@ -101,8 +101,8 @@ _TILDE = re.compile(r"(?:\b(about|around|approximately|roughly)\s*)?~\s?(?=[$€
 def spelled_out(text, counts):
     """`text` with the abbreviations of `SPELLED_OUT` that the corpus `counts` show fewer than `MIN_COUNT` times in
     lower case in the words the corpus writes for them, capitalised where typed so; not "U" or "R" alone, a key or
-    a letter ("Press R"); "~" before a number as "about". Before the spans are found: a sentence's first word the corpus lacks ("Btw") would be
-    taken for a name.
+    a letter ("Press R"); "~" before a number as "about". Before the spans are found: a sentence's first word the
+    corpus lacks ("Btw") would be taken for a name.
 
     >>> print(spelled_out("E.g. this, i.e. that. Btw, where r u? Press R.", {}))
     For example this, that is that. By the way, where are you? Press R.
@@ -124,7 +124,6 @@ def spelled_out(text, counts):
             return match[1] + " "
         return "About " if starts_sentence(text, match.start()) else "about "
     return _TILDE.sub(about, _ABBREVIATED.sub(words, text))
-
 
 
 # A number joined to a unit before a noun ("a 3-day trip", "my 5-year-old son", "a 55-inch TV"), which the model read

@@ -248,9 +248,9 @@ class Translator:
         # A full stop the model put after initials inside a sentence goes, a word the model wrote twice in a row is
         # written once, an ordinal written back in the masculine ("cuarto", "2.º") agrees with the determiner the
         # model put before it, the articles are as Spanish writes them ("del", no English "The" opening it) and a weekday
-        # said once of what will be is one day ("vendrán el sábado", not "los sábados"). A text
-        # written back as it is, not decoded, opens a question or exclamation with its mark ("¡Hola Sam!"); a greeting
-        # keeps its comma, and what follows it its mark ("Hola, ¿la piscina está abierta hoy?").
+        # said once of what will be is one day ("vendrán el sábado", not "los sábados"). A text written back as it is,
+        # not decoded, opens a question or exclamation with its mark ("¡Hola Sam!"); a greeting keeps its comma, and
+        # what follows it its mark ("Hola, ¿la piscina está abierta hoy?").
         outputs = [spanish.one_day(spanish.english_article(spanish.articles(spanish.agreeing(spanish.unrepeated(
                        spanish.unbroken(garbling.repair_invented(output, text, self.lexicon, self.word_counts, words), text,
                                         self.lexicon), text))), text), text)

@@ -143,11 +143,11 @@ _DAY_AFTER = ("on", "by", "until", "till", "before", "after", "from", "since", "
 DAY = ("(?:" + "|".join(rf"(?<=\b[{word[0]}{word[0].upper()}]{word[1:]} the )" for word in _DAY_AFTER)
        + r")\d{1,2}(?:st|nd|rd|th)(?![\w-])(?!\s+(?!(?:at|is|was|will|now|then|and|or|to|until|till|by|before|after|"
        r"through|this|next|about|for|with|so|but|because|when|if|as|of\s+(?:every|each|the|this|next)\s+month)\b)[a-z])")
-# The words after which a label may be in lower case ("Call extension 4402" opening a sentence too).
 # "#" and a number, or a code of capitals and digits, after a label or a `SIGNED_LABELS` noun in any case, with the
 # word before it (`LABEL_DETERMINERS`): "Invoice #2231", "your order #58213", "the invoice INV-2024-0042".
 SIGNED_LABEL = (rf"(?i:(?:{'|'.join(LABEL_DETERMINERS)})\s)?(?i:{LABEL}|{'|'.join(SIGNED_LABELS)})"
                 r"\s(?:#\s?\d+(?:-\d+)*|[A-Z]{2,}-(?=[A-Z\d-]*\d)[A-Z\d]+(?:-[A-Z\d]+)*)(?![\w-])")
+# The words after which a label may be in lower case ("Call extension 4402" opening a sentence too).
 LOWER_LABEL_AFTER = "|".join(f"(?<=[{word[0]}{word[0].upper()}]{word[1:]} )"
                              for word in ("in", "on", "at", "to", "from", "into", "see", "read", "call", "dial", "take", "watch"))
 # The words of a street's name after its number.
@@ -340,8 +340,8 @@ _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumer
 _OWNED = re.compile(r"['’]s\s")
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
 ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "street", "war", "measure", "numbered", "century",
-          "decade", "part", "label", "greeting", "closing", "address", "range", "time", "phone", "date", "serial", "code", "etc",
-          "title", "symbol"}
+          "decade", "part", "label", "greeting", "closing", "address", "range", "time", "phone", "date", "serial", "code",
+          "etc", "title", "symbol"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
 # (as the corpus writes it), a written date or a unit in words in the model's own Spanish, a number with a separator,
