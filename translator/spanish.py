@@ -142,7 +142,7 @@ def one_day(translation, source):
     if not _ONE_TIME.search(source) or _HABIT.search(source):
         return translation
     for day, dia in zip(WEEKDAYS, DIAS):
-        if re.search(rf"\bon {day}\b(?!s)", source) and not re.search(rf"\b{day}s\b", source):
+        if re.search(rf"\bon {day}\b", source) and not re.search(rf"\b{day}s\b", source):
             translation = re.sub(rf"(?<!\w)([Ll])os {dia}s?(?!\w)", lambda m, dia=dia: f"{'E' if m[1] == 'L' else 'e'}l {dia}",
                                  translation)
     return translation

@@ -387,6 +387,8 @@ class Translator:
             outputs[n] = verbatim.sums_as_written(output, texts[tries[n][0]])
         restored = [None] * len(texts)
         for n, (i, way) in enumerate(tries):
+            if restored[i] is not None and not restored[i][1]:
+                continue  # kept with no repair: no later way needs fewer
             # A fragment not decoded is its own "translation" with no stand-ins: restoring it writes its glossary terms.
             output, notes = verbatim.restore(outputs[n], texts[i], way, protected[n][1] if n in to_decode else {})
             left = [span for span in spans[i] if span not in way]

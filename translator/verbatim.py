@@ -606,8 +606,8 @@ def spanish_greeting(written):
     ('Hola a todos', 'Hola', 'Buenos días Anna')
     """
     said = said_first(written, GREETINGS)
-    group = said.rsplit(" ", 1)[-1]
-    return said.rsplit(" ", 1)[0] + (f" {GREETED[group]}" if GREETED[group] else "") if group in GREETED else said
+    greeting, _, group = said.rpartition(" ")
+    return f"{greeting} {GREETED[group]}".rstrip() if group in GREETED else said
 
 
 def said_first(written, phrases):
