@@ -427,11 +427,15 @@ def _in_place_of(source, spans, span):
 def _run_words(source, match, counts):
     """The words of a run of capitalised words (a `NAME_RUN` match in `source`) that make a name: not "I", not a
     sentence's first word the corpus knows in lower case, `MIN_COUNT` times or more ("The", each part of
-    "One-third"; not "Fort" of "Fort Worth"), nor the "of" after it ("Bank of America"). Particles inside stay in
+    "One-third"; not "Fort" of "Fort Worth"), nor a unit after a number ("16 GB of RAM"), nor the "of" after either
+    ("Bank of America"). Particles inside stay in
     ("Rio de Janeiro", "Call of Duty")."""
     words = [word for word in re.finditer(r"\S+", match.group()) if word.group() != "I"]
     if (words and opens_sentence(source, match.start())
             and all(counts.get(part.lower(), 0) >= MIN_COUNT for part in WORD.findall(words[0].group()))):
+        words = words[1:]
+    # A unit after a number is no word of a name ("16 GB of RAM" -> "16 GB de RAM" garbles no "GB of RAM").
+    if words and re.fullmatch(verbatim.UNITS, words[0].group()) and re.search(r"\d\s?$", source[:match.start()]):
         words = words[1:]
     while words and re.fullmatch(NAME_PARTICLES, words[0].group()):
         words = words[1:]

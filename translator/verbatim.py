@@ -56,7 +56,9 @@ from typing import NamedTuple
 from translator.words import (
     ADDRESS,
     BARE_GREETINGS,
+    CALLS,
     CLOSINGS,
+    COUPLE_TITLE,
     DECADES,
     GREETED,
     GREETINGS,
@@ -64,9 +66,13 @@ from translator.words import (
     LABEL_DETERMINERS,
     LABELS,
     MONTHS_SHORT,
+    NUMBER_NAMES,
     OFFICES,
     ORDINAL_DAYS,
+    ROUGHLY,
+    SENTENCE_END,
     SIGNED_LABELS,
+    SPANISH_TITLES,
     TITLES,
     UNIT_WORDS,
     WORD,
@@ -78,10 +84,13 @@ STAND_INS = {
     "name": ("John", "Mary", "Mike", "Bob", "Linda", "Tom"),
     "number": ("45", "37", "15", "60", "70", "25"),
     "place": ("Texas", "Denver", "Dallas", "Miami", "Houston", "Boston"),
+    # Two people, for a family or a couple: the model makes the verb agree ("Tom y Mary nos invitaron").
+    "pair": ("Tom and Mary",),
 }
 # How the corpus' Spanish writes some stand-ins ("Mary" as "María" in one pair in six, "Tom" as "Tomás" in one in
 # twenty): the model may write them so too, and each form still stands for the span.
-SPANISH_FORMS = {"John": ("Juan",), "Mary": ("María",), "Tom": ("Tomás",), "Texas": ("Tejas",)}
+SPANISH_FORMS = {"John": ("Juan",), "Mary": ("María",), "Tom": ("Tomás",), "Texas": ("Tejas",),
+                 "Tom and Mary": ("Tom y Mary", "Tom y María", "Tomás y María")}
 WORDS_FILE = "words_en.txt"
 MIN_COUNT = 5  # a word seen less often than this taught the model little about it
 TITLE = rf"(?:{'|'.join(TITLES)})\."
@@ -315,7 +324,7 @@ KINDS = (
     # no stop, wrote "John, Mary, Mary, Mary."): written back as Spanish says them, "Hola Maria", "Saludos cordiales,
     # John". No examples: they are found only so, not in the table's test frames ("Look at X now").
     Kind("greeting", rf"(?<![\w-])(?:(?:{'|'.join(map(re.escape, sorted(GREETINGS, key=len, reverse=True)))})"
-                     rf"\s(?:{CAPITALISED}(?:\s{CAPITALISED})*|(?:{'|'.join(GREETED)})(?!\w))"
+                     rf"\s(?:(?:{TITLE}\s)?{CAPITALISED}(?:\s{CAPITALISED})*|(?:{'|'.join(GREETED)})(?!\w))"
                      rf"|(?:{'|'.join(BARE_GREETINGS)})(?=\s*,))(?=\s*[,!.?])", "name", ()),
     Kind("closing", rf"(?<![\w-])(?:{'|'.join(CLOSINGS)})(?:,\s+{CAPITALISED}(?:\s+{CAPITALISED})*\.?$|(?=,))", "name", ()),
     # A form of address before a name, kin or rank ("Aunt Linda", "Queen Elizabeth"), or a mountain's or lake's word
@@ -325,6 +334,16 @@ KINDS = (
                     rf"|(?<![\w-])(?<!,\s)(?:{'|'.join(GRANDPARENTS)})(?![\w-])(?!\s[A-ZÀ-ÖØ-Þ])(?!\s*,)",
          "name", ("Aunt Linda", "Uncle Bob", "Grandma Rose Miller", "Queen Elizabeth II", "Pope Francis", "Mt. Fuji",
                   "Grandpa")),
+    # A family by its name in the plural ("The Hendersons invited us" came out "El viernes a Hendersons nos invitó", "the
+    # Garcias" "la Garcias"), when rare (`wanted`), and a couple by their title: "los Hendersons", "los Sres. Tanaka".
+    Kind("family", rf"(?<![\w-])(?:Mr\.?\s(?:and|&)\sMrs\.?\s{CAPITALISED}(?:\s{CAPITALISED})*|[Tt]he\s{CAPITALISED}s)"
+                   r"(?![\w'’-])(?!\s+[A-ZÀ-ÖØ-Þ])", "pair", ("the Hendersons", "Mr. and Mrs. Tanaka")),
+    # What a number or code names, "order number", "verification code" (`NUMBER_NAMES`), as Spanish says it.
+    Kind("number_name", rf"(?<![\w-])(?i:{'|'.join(NUMBER_NAMES)})(?![\w-])", "place", ("order number", "zip code")),
+    # A rough count opening a sentence (`ROUGHLY`): mid-sentence the model says "alrededor de 200" itself. Not before a
+    # scale ("Nearly 2 million", said by `translator.numbers`) nor a share ("About 3 out of 4").
+    Kind("rough", rf"(?:^|(?<=[.!?]\s))(?:{'|'.join(ROUGHLY)})\s{CURRENCY}?\d+(?:[.,]\d+)*(?:%|\s?(?:{UNITS})(?![\w/°]))?"
+                  r"(?![\w%:/-]|[.,]\d|\s+(?:(?:hundred|thousand|million|billion|trillion|dozen)s?|out\s+of)\b)", "number", ()),
     Kind("title", rf"\b(?:(?:{'|'.join(TITLES)})\.?|{'|'.join(OFFICES)})\s{CAPITALISED}(?:\s{CAPITALISED})*", "name",
          ("Dr. Okonkwo", "Mrs. Smith", "Prof. Ada Lovelace", "Judge Rodriguez", "Detective Sarah Lund")),
     # Emoji (with skin tones, joined sequences and flags) are no text for the model, which writes words for them
@@ -341,7 +360,7 @@ _OWNED = re.compile(r"['’]s\s")
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
 ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "street", "war", "measure", "numbered", "century",
           "decade", "part", "label", "greeting", "closing", "address", "range", "time", "phone", "date", "serial", "code",
-          "etc", "title", "symbol"}
+          "etc", "title", "symbol", "number_name", "rough"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
 # (as the corpus writes it), a written date or a unit in words in the model's own Spanish, a number with a separator,
@@ -408,6 +427,11 @@ def wanted(kind, text, counts):
         return True
     if kind == "number":
         return not text.isdigit() or len(text) > 1
+    if kind == "family":  # a couple by their title, or a plural of no word nor people that the corpus never shows
+        plural = text.split()[-1]  # ("the Alps", "the Thames"; "the Romanians" are a people), or of a name it shows
+        return text.startswith("los Sres.") or not (counts.get(plural[:-1].lower()) or counts.get(plural.lower())
+                                                   or plural.endswith("ans")) and (not counts.get(plural)
+                                                                                   or bool(counts.get(plural[:-1])))
     if kind == "institution":
         # Not a feast, which the model says as Spanish does: "Valentine's Day" -> "el día de San Valentín".
         place = _OWNED.split(text)[-1]
@@ -599,13 +623,51 @@ def spanish_label(written):
     return f"{article} {noun} {number}"
 
 
+def spanish_title(written):
+    """A title Spanish says its way (`SPANISH_TITLES`) and its name, with the article; others as written.
+
+    >>> spanish_title("Mr. Tanaka"), spanish_title("Ms Li"), spanish_title("Dr. Okonkwo")
+    ('el Sr. Tanaka', 'la Sra. Li', 'Dr. Okonkwo')
+    """
+    title, name = written.split(" ", 1)
+    said = SPANISH_TITLES.get(title.rstrip("."))
+    return f"{said} {name}" if said else written
+
+
+def spanish_family(written):
+    """A family by its name in the plural, or a couple by their title, as Spanish says them, with the article.
+
+    >>> spanish_family("The Hendersons"), spanish_family("Mr. and Mrs. Tanaka")
+    ('los Hendersons', 'los Sres. Tanaka')
+    """
+    if written.startswith("Mr"):
+        return COUPLE_TITLE + " " + re.split(r"Mrs\.?\s", written, maxsplit=1)[1]
+    return f"los {written.split()[-1]}"
+
+
+def spanish_rough(written):
+    """A rough count as Spanish says it (`ROUGHLY`), a percentage with its article.
+
+    >>> spanish_rough("About 200"), spanish_rough("Nearly 20%"), spanish_rough("Around 5 km")
+    ('alrededor de 200', 'casi el 20%', 'alrededor de 5 km')
+    """
+    word, number = written.split(" ", 1)
+    said = ROUGHLY[word]
+    if number.endswith("%"):
+        said = said + "l" if said.endswith(" de") else said + " el"
+    return f"{said} {number}"
+
+
 def spanish_greeting(written):
     """A greeting (`GREETINGS`) and the name or group (`GREETED`) it greets, as Spanish says them.
 
     >>> spanish_greeting("Hi everyone"), spanish_greeting("Hi there"), spanish_greeting("Good morning Anna")
     ('Hola a todos', 'Hola', 'Buenos días Anna')
+    >>> spanish_greeting("Hi Mr. Tanaka"), spanish_greeting("Dear Mrs. Li")
+    ('Hola Sr. Tanaka', 'Estimada Sra. Li')
     """
-    said = said_first(written, GREETINGS)
+    said = re.sub(rf"(?<=\s)({'|'.join(SPANISH_TITLES)})\.?(?=\s)", lambda title: SPANISH_TITLES[title[1]][3:],
+                  said_first(written, GREETINGS))
     greeting, _, group = said.rpartition(" ")
     return f"{greeting} {GREETED[group]}".rstrip() if group in GREETED else said
 
@@ -700,6 +762,8 @@ def spanish_range(written):
 IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_date": spanish_date,
               "numbered": spanish_numbered, "day": spanish_day, "war": spanish_war, "century": spanish_century,
               "decade": spanish_decade, "part": spanish_part, "label": spanish_label, "time": spanish_clock, "range": spanish_range,
+              "title": spanish_title, "family": spanish_family, "number_name": lambda written: NUMBER_NAMES[written.lower()],
+              "rough": spanish_rough,
               "address": functools.partial(said_first, phrases=ADDRESS),
               "greeting": spanish_greeting,
               "closing": functools.partial(said_first, phrases=CLOSINGS)}
@@ -787,40 +851,76 @@ def find(text, counts, glossary_spans=()):
             if (kind == "name" and " " not in value and counts.get(value) and opens_sentence(text, start)
                     and not is_acronym(value)):
                 continue
+            if kind == "title" and value != text[start:end] and addressed(text, start, end):
+                value = value.split(" ", 1)[1]  # "Gracias, Sr. Tanaka": no article before one spoken to or named
             spans.append(Span(start, end, kind, value))
             taken.append((start, end))
     return joined(text, sorted(spans))
 
 
+def addressed(text, start, end):
+    """Whether the name at `text[start:end]` is spoken to, opening the sentence before a comma, after a comma at its
+    end or after a greeting, a closing or a call (`CALLS`) and a comma, or said as a name, after "named" or "called"
+    ("a cat named Mr. Whiskers"); not between two commas after other words, a name set beside another ("My boss, Mr.
+    Li, is strict").
+
+    >>> addressed("Thank you, Mr. Li.", 11, 17), addressed("Mr. Li, sit down.", 0, 6), addressed("I met Mr. Li.", 6, 12)
+    (True, True, False)
+    >>> addressed("A cat named Mr. Li.", 12, 18), addressed("My boss, Mr. Li, is strict.", 9, 15)
+    (True, False)
+    >>> addressed("Thanks, Mr. Li, see you.", 8, 14)
+    True
+    """
+    before, after = text[:start].rstrip(), text[end:].lstrip()
+    called = re.search(rf"(?:^|[{SENTENCE_END}]\s)(?:{'|'.join(map(re.escape, (*GREETINGS, *CLOSINGS, *CALLS)))}),$", before)
+    return (bool(re.search(r"\b(?:named|called)$", before)) or opens_sentence(text, start) and after[:1] in ("", ",")
+            or before.endswith(",") and (not after or after[0] in ".!?" or bool(called)))
+
+
 def _matches(text, counts):
     """The matches of `KINDS` in `text`, but for a place named for its owner that is none (`wanted`: "Tom's Honda"):
-    the matches on each side of its "'s" instead ("Mr. Smith", "Olusegun").
+    the matches on each side of its "'s" instead ("Mr. Smith", "Olusegun"); and for a plural that is no family
+    ("The Beatles", which the corpus shows) or a family after the first (its stand-in is one of a kind: "The Lakers
+    beat the Celtics"), the matches within it ("Beatles", a name).
 
     >>> [(s.kind, s.value) for s in find("Mr. Smith's Honda and St. Mary's Hospital", {"and": 9, "hospital": 9})]
-    [('title', 'Mr. Smith'), ('name', 'Honda'), ('institution', "St. Mary's Hospital")]
+    [('title', 'el Sr. Smith'), ('name', 'Honda'), ('institution', "St. Mary's Hospital")]
+    >>> [(s.kind, s.value) for s in find("The Lakers beat the Celtics and the Alps", {"beat": 9, "and": 9, "Alps": 3})]
+    [('family', 'los Lakers'), ('name', 'Celtics'), ('name', 'Alps')]
     """
+    families = 0
     for match in _PATTERN.finditer(text):
-        if KINDS[int(match.lastgroup[1:])].name != "institution" or wanted("institution", match.group(), counts):
+        kind = KINDS[int(match.lastgroup[1:])].name
+        if kind == "institution" and not wanted(kind, match.group(), counts):
+            owned = _OWNED.search(text, match.start(), match.end())
+            yield from _PATTERN.finditer(text, match.start(), owned.start())
+            yield from _PATTERN.finditer(text, owned.end(), match.end())
+        elif kind == "family" and (families or not wanted(kind, spanish_family(match.group()), counts)):
+            yield from _PATTERN.finditer(text, match.start() + 1, match.end())
+        else:
+            families += kind == "family"
             yield match
-            continue
-        owned = _OWNED.search(text, match.start(), match.end())
-        yield from _PATTERN.finditer(text, match.start(), owned.start())
-        yield from _PATTERN.finditer(text, owned.end(), match.end())
 
 
 def joined(text, spans):
     """`spans` with neighbours that only spaces part made one, of the first one's kind: the model reads two
     stand-ins side by side as one thing and may glue them ("Android 14" -> "John 45" -> "John5"). A span whose
-    value is not its text (a glossary's term, a written date), and an emoji (no stand-in), stays alone.
+    value is not its text (a glossary's term, a written date), and an emoji (no stand-in), stays alone, but for what
+    a number names, whose number joins it ("tracking number 1Z999" -> "número de seguimiento 1Z999").
 
     >>> [s.value for s in find("After Android 14 call +1 (415) 555-0132 at 10:30", {"after": 9, "call": 9})]
     ['Android 14', '+1 (415) 555-0132', '10:30']
+    >>> [s.value for s in find("Check tracking number 1Z999AA1 now", {"check": 9, "now": 9})]
+    ['número de seguimiento 1Z999AA1']
     """
     merged = []
     for span in spans:
         last = merged[-1] if merged else None
-        if (last and not text[last.end:span.start].strip() and "symbol" not in (last.kind, span.kind)
-                and last.value == text[last.start:last.end] and span.value == text[span.start:span.end]):
+        if not last or text[last.end:span.start].strip() or "symbol" in (last.kind, span.kind):
+            merged.append(span)
+        elif last.kind == "number_name":  # "the tracking number 1Z999…": what it names and the number, one span
+            merged[-1] = Span(last.start, span.end, last.kind, f"{last.value} {span.value}")
+        elif last.value == text[last.start:last.end] and span.value == text[span.start:span.end]:
             merged[-1] = Span(last.start, span.end, last.kind, text[last.start:span.end])
         else:
             merged.append(span)
@@ -909,22 +1009,32 @@ def protect(text, spans, shift=0):
     ('John has 45 cats, Tom has 3.', {'John': Span(start=0, end=8, kind='name', value='Olusegun'), \
 '45': Span(start=13, end=16, kind='number', value='250')})
     """
-    present = set(WORD.findall(text))
-    free = {pool: iter([s for s in stand_ins[shift:] + stand_ins[:shift] if present.isdisjoint(written_forms(s))])
-            for pool, stand_ins in STAND_INS.items()}
+    # A stand-in's names and numbers are no other's: "Tom and Mary" stands for a family, so "Tom" for no name beside it.
+    used = set(WORD.findall(text))
+    free = {pool: iter(stand_ins[shift:] + stand_ins[:shift]) for pool, stand_ins in STAND_INS.items()}
     meanings, pieces, at = {}, [], 0
     for span in spans:
         if pool_of(span) is None:
             pieces.append(text[at:span.start].rstrip())
             at = span.end
             continue
-        stand_in = next(free[pool_of(span)], None)
+        stand_in = next((s for s in free[pool_of(span)] if used.isdisjoint(_named(s))), None)
         if stand_in is None:
             continue
+        used.update(_named(stand_in))
         pieces += [text[at:span.start], stand_in]
         meanings[stand_in] = span
         at = span.end
     return ("".join(pieces) + text[at:]).strip(), meanings
+
+
+def _named(stand_in):
+    """The names and numbers in any of the `written_forms` of `stand_in` (not its "and" or "y").
+
+    >>> sorted(_named("Tom and Mary")), _named("45")
+    (['Mary', 'María', 'Tom', 'Tomás'], {'45'})
+    """
+    return {word for word in WORD.findall(" ".join(written_forms(stand_in))) if not word.islower()}
 
 
 def written_forms(stand_in):
@@ -1020,10 +1130,14 @@ def restore(translation, source, spans, meanings):
     # A span that ends with a full stop ("9 a.m.") before the model's closing one reads one: not "a las 9 a.m..".
     for value in {span.value for span in spans if span.value.endswith(".")}:
         translation = translation.replace(value + ".", value)
-    # A span left as written whose value is Spanish (a glossary's term, a written date) is put in Spanish last.
+    # A span left as written whose value is Spanish (a glossary's term, a written date) is put in Spanish last, with a
+    # capital where it opens the sentence written with one ("Tracking number: 1Z999." -> "Número de seguimiento: …").
     rewritten = {source[s.start:s.end]: s.value for s in spans if id(s) not in stand_in_of and s.value != source[s.start:s.end]}
     for written, spanish in rewritten.items():
-        translation = re.sub(rf"(?<!\w){re.escape(written)}(?!\w)", lambda _, spanish=spanish: spanish, translation)
+        capital = spanish[:1].upper() + spanish[1:] if written[:1].isupper() else spanish
+        translation = re.sub(rf"(?<!\w){re.escape(written)}(?!\w)",
+                             lambda m, spanish=spanish, capital=capital: capital if opens_sentence(m.string, m.start())
+                             else spanish, translation)
     # Spanish says "el" before a day ("nació el 3 de marzo", "el 15/03/2024"), a percentage ("el 80 por ciento") and a
     # phone number ("llámame al 555-0199"); before their stand-in, a number, the model wrote an article of hours, reading
     # it as one ("se mudó a las 12 de diciembre" -> "al 12 de diciembre", "la batería está a las 80 por ciento" -> "al
@@ -1055,9 +1169,11 @@ def restore(translation, source, spans, meanings):
         before = r"(?:[Aa]|[Ee]n|[Dd]e|[Pp]ara)(?: l(?:as?|os))?|[Ll](?:as?|os)" if value.startswith("a ") else r"[Ll](?:as?|os)"
         translation = re.sub(rf"(?<!\w)(?:{before}) ({re.escape(value)})",
                              lambda m: m[1][0].upper() + m[1][1:] if opens_sentence(m.string, m.start()) else m[1], translation)
-    # A label, form of address or war comes with its article ("la habitación 214", "la tía Linda"): the model's before
-    # its stand-in goes ("ve a la 45", "del 45").
-    for label in {span.value for span in spans if span.kind in ("label", "address", "war")}:
+    # A label, form of address, war, family or title Spanish says comes with its article ("la habitación 214", "la tía
+    # Linda", "el Sr. Tanaka"), a rough count with none ("alrededor de 200"): the model's before its stand-in goes ("ve
+    # a la 45", "del 45", "El 45% de los estudiantes").
+    for label in {span.value for span in spans if span.kind in ("label", "address", "war", "family", "rough")
+                  or span.kind == "title" and span.value.startswith(("el ", "la "))}:
         def with_its_article(match, label=label):
             article, contracted = match[1], match[2]
             if contracted:  # "del 45" -> "de el andén 9", which `spanish.articles` contracts again
@@ -1082,10 +1198,12 @@ def restore(translation, source, spans, meanings):
     if not re.search(r"(?i)\b(?:years?|old|ages?|aged)\b", source):
         for value in {span.value for span in spans if not span.value.isdigit()}:
             translation = re.sub(rf"(?<!\w)({re.escape(value)}) años(?!\w)", r"\1", translation)
-    # Two spans a comma parts in the source stay parted: "45, 37" came out "45,37" ("el edificio 4,la habitación 12").
+    # Two spans a comma parts in the source stay parted: "45, 37" came out "45,37" ("el edificio 4,la habitación 12");
+    # an "of" between them the model copied is Spanish's "de" ("16 GB of RAM" came out "16 GB of RAM").
     for first, second in zip(spans, spans[1:]):
         if source[first.end:second.start] == ", ":
             translation = translation.replace(f"{first.value},{second.value}", f"{first.value}, {second.value}")
+        translation = translation.replace(f"{first.value} of {second.value}", f"{first.value} de {second.value}")
     return spanish_calendar(translation, source), notes
 
 

@@ -21,10 +21,15 @@ TITLES = ("Dr", "Mr", "Mrs", "Ms", "Prof", "Sr", "Sra", "St")
 # Offices before a name, kept with it as written as "Dr." is: opening a sentence the model spelled them anew ("Judge
 # Rodriguez" -> "Jresupuesto Rodriguez", "Officer Chen" -> "Deficer Chen", "Mayor Bloomberg" -> "Puede que
 # Bloomberg") and copied them elsewhere. Not said in Spanish as `RANKS` are: the office does not give the gender
-# ("la jueza", "el juez"). "President" is not one: the model says "el presidente Lincoln" itself.
+# ("la jueza", "el juez"). "President" is not one: the model says "el presidente Lincoln" itself. "Doctor Smith" came
+# out "Haz médico a Smith", "Nurse Patel will see you" lost the nurse.
 OFFICES = ("Judge", "Justice", "Officer", "Detective", "Inspector", "Sergeant", "Lieutenant", "Captain", "Colonel",
            "Agent", "Sheriff", "Senator", "Governor", "Mayor", "Professor", "Coach", "Ambassador", "Chancellor",
-           "Commissioner", "Congressman", "Congresswoman")
+           "Commissioner", "Congressman", "Congresswoman", "Doctor", "Nurse", "Pastor")
+# The titles Spanish says its way, with the article ("Mr. Tanaka is my neighbor" -> "El Sr. Tanaka es mi vecino"; the
+# model copied "Mr."), and a couple's ("Mr. and Mrs. Tanaka" came out "Mr. y Mrs. Tanaka").
+SPANISH_TITLES = {"Mr": "el Sr.", "Mrs": "la Sra.", "Ms": "la Sra."}
+COUPLE_TITLE = "los Sres."
 # Months as written short: before a number ("Dec. 12th") their full stop ends no sentence either.
 MONTHS_SHORT = ("Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec")
 
@@ -79,12 +84,34 @@ LABEL_DETERMINERS = {"the": ("el", "la"), "a": ("un", "una"), "an": ("un", "una"
                      "my": ("mi", "mi"), "our": ("nuestro", "nuestra"), "this": ("este", "esta"), "that": ("ese", "esa"),
                      "his": ("su", "su"), "their": ("su", "su")}
 
+# What a number or code names, before it or its "is" ("My order number is 77412" came out "Mi número de teléfono es
+# 77412", "Your verification code is 482-913" "Tu verificación es 482-913"), as Spanish says it.
+NUMBER_NAMES = {
+    **{f"{what} number": f"número de {spanish}" for what, spanish in {
+        "order": "pedido", "account": "cuenta", "confirmation": "confirmación", "booking": "reserva",
+        "reservation": "reserva", "tracking": "seguimiento", "reference": "referencia", "case": "caso",
+        "customer": "cliente", "member": "socio", "membership": "socio", "invoice": "factura", "policy": "póliza",
+        "serial": "serie", "ticket": "ticket", "flight": "vuelo", "license": "licencia", "model": "modelo",
+        "part": "pieza", "claim": "reclamación", "passport": "pasaporte", "seat": "asiento", "room": "habitación",
+        "table": "mesa"}.items()},
+    **{f"{what} code": f"código de {spanish}" for what, spanish in {
+        "verification": "verificación", "confirmation": "confirmación", "access": "acceso", "security": "seguridad",
+        "discount": "descuento", "promo": "descuento", "promotional": "descuento", "coupon": "descuento",
+        "booking": "reserva", "reservation": "reserva", "error": "error", "activation": "activación",
+        "gift": "regalo"}.items()},
+    "zip code": "código postal", "postal code": "código postal"}
+# A rough count opening a sentence ("About 200 people came" came out "Aproximar a la reunión de 200 personas"), as
+# Spanish says it.
+ROUGHLY = {"About": "alrededor de", "Around": "alrededor de", "Roughly": "aproximadamente",
+           "Approximately": "aproximadamente", "Nearly": "casi", "Almost": "casi"}
+
 # Forms of address before a name, as Spanish says them, with the article: kin ("Aunt Linda" came out "Una caza de
-# Linda", "Uncle Bob" "Un millolo a Bob") and ranks ("Queen Elizabeth II reigned" came out "Reunió Elizabeth II"),
+# Linda", "Uncle Bob" "Un millolo a Bob", "Father O'Malley", a priest, "Mi padre O'Malley") and ranks ("Queen Elizabeth II reigned" came out "Reunió Elizabeth II"),
 # only those whose gender the word gives ("Professor Kim" may be "la profesora"). After a capitalised word a rank is
 # part of a name ("Stephen King", "Burger King"), kin hardly ever.
 KIN = {"Aunt": "la tía", "Auntie": "la tía", "Uncle": "el tío", "Grandma": "la abuela", "Granny": "la abuela",
-       "Grandmother": "la abuela", "Grandpa": "el abuelo", "Grandfather": "el abuelo"}
+       "Grandmother": "la abuela", "Grandpa": "el abuelo", "Grandfather": "el abuelo", "Father": "el padre",
+       "Sister": "la hermana", "Brother": "el hermano"}
 RANKS = {"Queen": "la reina", "King": "el rey", "Prince": "el príncipe", "Princess": "la princesa", "Pope": "el papa",
          "Emperor": "el emperador", "Empress": "la emperatriz", "Duke": "el duque", "Duchess": "la duquesa"}
 # A mountain's or a lake's word before its name, said so too: "Mt. Fuji" came out "el monte. Fuji" or lost the name
@@ -97,14 +124,16 @@ ADDRESS = {**KIN, **RANKS, **PLACES}
 # title's gender, and "Hola" before a name alone: Spanish says "Querido" or "Querida" by a gender the name does not give.
 GREETINGS = {"Hi": "Hola", "Hello": "Hola", "Hey": "Hola", "Good morning": "Buenos días", "Good afternoon": "Buenas tardes",
              "Good evening": "Buenas noches", "Dear": "Hola",
-             **{f"Dear {title}{stop}": f"{dear} {spanish}" for title, dear, spanish in (
-                 ("Mr", "Estimado", "Sr."), ("Mrs", "Estimada", "Sra."), ("Ms", "Estimada", "Sra."))
-                for stop in ("", ".")}}
+             **{f"Dear {title}{stop}": f"{'Estimado' if said.startswith('el ') else 'Estimada'} {said[3:]}"
+                for title, said in SPANISH_TITLES.items() for stop in ("", ".")}}
 # Those greeted as a group, after a greeting ("Hi everyone," came out "Hi todos,", "Hi there," "Hi allí,"), and "Hi"
 # or "Hello" greeting no one ("Hi, can you help me?" -> "Hi, ¿puedes ayudarme?"): the Spanish after "Hola", if any.
 GREETED = {"everyone": "a todos", "everybody": "a todos", "all": "a todos", "folks": "a todos", "guys": "chicos",
            "team": "equipo", "there": ""}
 BARE_GREETINGS = ("Hi", "Hello")
+# Words said to someone before their name and a comma ("Yes, Mr. Li, I will"): the name is spoken to.
+CALLS = ("Yes", "No", "Sorry", "Please", "OK", "Okay", "Well", "Excuse me", "Welcome", "Congratulations", "Oh", "Look",
+         "Listen")
 # A letter's closing before a comma and the signature ("Best regards, John." came out "Tenlo de saludo, John.";
 # "Thanks, Anna" "Gracias, a Anna.").
 CLOSINGS = {"Best regards": "Saludos cordiales", "Kind regards": "Saludos cordiales", "Warm regards": "Saludos cordiales",
