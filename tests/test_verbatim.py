@@ -100,6 +100,10 @@ def test_every_example_of_the_table_comes_back_from_behind_its_stand_in(kind, ex
     ("Tom saw the Dallas Cowboys", [("name", "Dallas Cowboys")]),  # a name's first word ending in "s"
     ("My cat, Mr. Angela, is here", [("title", "el Sr. Angela")]),  # set beside another name: not spoken to
     ("Thanks, Mr. Angela, look", [("closing", "Gracias"), ("title", "Sr. Angela")]),  # thanked: spoken to
+    ("Tom is here Monday to Friday", [("weekdays", "de lunes a viernes")]),  # weekdays from one to another
+    ("Tom has version 4.2", [("label", "la versión 4.2")]),  # "version" in lower case after any word
+    ("Tom has Angela version 120", [("name", "Angela"), ("number", "120")]),  # but a name's: "Angela versión 120"
+    ("Tom moved it from Monday to Friday", []),  # a day moved: no range
     ("Tom met Mr. and Mrs. Angela", [("family", "los Sres. Angela")]),  # a couple by their title
     ("Tom lost the order number", [("number_name", "número de pedido")]),  # what a number names
     ("Tom has tracking number 1Z999AA1", [("number_name", "número de seguimiento 1Z999AA1")]),  # with its number
@@ -113,7 +117,8 @@ def test_every_example_of_the_table_comes_back_from_behind_its_stand_in(kind, ex
     ("Tom is here at 6 p.m. and 9 p.m.", [("time", "6 p.m."), ("time", "9 p.m")]),  # the last stop ends the sentence
     ("Tom No. 5 is here", [("numbered", "n.º 5")]),  # "No." before a number is no part of a name
     ("Tom came on the 14th at 6 p.m. here", [("day", "14"), ("time", "6 p.m.")]),  # a day of the month, said bare
-    ("Tom pays by the 1st of every month", [("day", "1")]),
+    ("Tom pays by the 1st of every month", [("day", "1 de cada mes")]),  # "every" said ("el 1 de mes" otherwise)
+    ("Tom is at number 14", [("label", "el número 14")]),
     ("Tom calls on the 14th about it", [("day", "14")]),
     ("Tom came on the 2nd floor", []),  # an ordinal before a noun is no day
     ("Tom is in Chapter IV now", [("label", "el capítulo IV")]),  # a label's number in Roman numerals
@@ -196,6 +201,7 @@ def test_a_family_and_a_name_beside_it_stand_behind_stand_ins_that_share_no_word
     ("About 200 cats are here.", "El 45 gatos están aquí.", "Alrededor de 200 gatos están aquí."),  # the model's goes
     ("Tom lost the order number.", "Tom perdió el Texas.", "Tom perdió el número de pedido."),
     ("Tom has 16 GB of RAM.", "Tom tiene 45 of John.", "Tom tiene 16 GB de RAM."),  # an "of" copied between spans
+    ("Tom is here from Monday to Friday.", "Tom está aquí el Texas.", "Tom está aquí de lunes a viernes."),
 ])
 def test_families_titles_rough_counts_and_what_numbers_name_come_back_as_spanish_says_them(
         tiny_translator, monkeypatch, source, model, expected):
@@ -317,16 +323,29 @@ def test_a_percentage_a_number_below_zero_and_a_unit_come_back_as_spanish_says_t
     ("Tom nació en 45.", "Tom nació el 3 de marzo de 1998."),  # a day takes "el" in Spanish
     ("En 45 nació Tom.", "El 3 de marzo de 1998 nació Tom."),
     ("Tom vive en Lima desde el 45.", "Tom vive en Lima desde el 3 de marzo de 1998."),  # another "en" stays
-    ("Tom nació a las 45.", "Tom nació al 3 de marzo de 1998."),  # the stand-in read as an hour
+    ("Tom nació a las 45.", "Tom nació el 3 de marzo de 1998."),  # the stand-in read as an hour
     ("Tom nació en el 45.", "Tom nació el 3 de marzo de 1998."),
     ("Tom nació en la 45.", "Tom nació el 3 de marzo de 1998."),
     ("Tom nació con las 45.", "Tom nació con el 3 de marzo de 1998."),
-    ("Tom nació a la 45.", "Tom nació al 3 de marzo de 1998."),
+    ("Tom nació a la 45.", "Tom nació el 3 de marzo de 1998."),
     ("Las 45 nació Tom.", "El 3 de marzo de 1998 nació Tom."),
     ("Tom viene todos los 45.", "Tom viene todos los 3 de marzo de 1998."),  # a plural of its own
+    ("Tom nació a 45.", "Tom nació el 3 de marzo de 1998."),  # "on": "el" alone
+    ("Tom nació por 45.", "Tom nació el 3 de marzo de 1998."),
 ])
 def test_a_written_date_comes_back_in_spanish_after_el(translation, restored):
     source = "Tom was born on March 3, 1998."
+    spans = verbatim.find(source, COUNTS)
+    assert verbatim.restore(translation, source, spans, verbatim.protect(source, spans)[1])[0] == restored
+
+
+@pytest.mark.parametrize("translation, restored", [
+    ("Tom vino a 45.", "Tom vino al 3 de marzo de 1998."),  # after a preposition, its "el"
+    ("Tom vino a las 45.", "Tom vino al 3 de marzo de 1998."),
+    ("Tom vive aquí desde 45.", "Tom vive aquí desde el 3 de marzo de 1998."),
+])
+def test_a_written_date_after_a_preposition_takes_el(translation, restored):
+    source = "Tom came by March 3, 1998."
     spans = verbatim.find(source, COUNTS)
     assert verbatim.restore(translation, source, spans, verbatim.protect(source, spans)[1])[0] == restored
 
@@ -368,9 +387,9 @@ def test_a_written_date_comes_back_in_spanish_after_el(translation, restored):
     ("Tom came on 2024-03-15.", "Tom vino en 45.", "Tom vino el 2024-03-15."),  # a date in digits is a day
     ("Tom pays by 12/25/2024.", "Tom paga a las 45.", "Tom paga al 12/25/2024."),
     ("Tom lands on the 14th at 6.", "Tom aterriza en el 45 a las 6.", "Tom aterriza el 14 a las 6."),  # a day, bare
-    ("Tom lands on the 3rd.", "Tom aterriza a las 45.", "Tom aterriza al 3."),
+    ("Tom lands on the 3rd.", "Tom aterriza a las 45.", "Tom aterriza el 3."),  # "on": "el" alone
     ("Tom pays before the 15th.", "Tom paga antes de los 45.", "Tom paga antes del 15."),
-    ("Tom pays by the 3rd of every month.", "Tom paga en el 45 de cada mes.", "Tom paga el 3 de cada mes."),
+    ("Tom pays by the 3rd of every month.", "Tom paga en el 45.", "Tom paga el 3 de cada mes."),  # "every" with it
     ("Tom came on the 3rd, in 35 cars.", "Tom vino en el 45, en 37 coches.", "Tom vino el 3, en 35 coches."),  # no "35"
     ("Tom is in Ticket 3381.", "Tom está en 45.", "Tom está en el ticket 3381."),
     ("Tom, call extension 4402.", "Tom, llama a las 45.", "Tom, llama a la extensión 4402."),  # after a verb too

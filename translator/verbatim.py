@@ -150,8 +150,9 @@ LABEL_NUMBER = (r"\s(?:(?:\d+(?:\.\d+)*|[A-Z]\d+|[A-Z]{2}\s?\d{1,4})[A-Z]?|[IVX]
 # copied it in English ("en el 14th") and a second decoding wrote it as an ordinal ("el 14.º").
 _DAY_AFTER = ("on", "by", "until", "till", "before", "after", "from", "since", "through", "for", "to", "and", "between")
 DAY = ("(?:" + "|".join(rf"(?<=\b[{word[0]}{word[0].upper()}]{word[1:]} the )" for word in _DAY_AFTER)
-       + r")\d{1,2}(?:st|nd|rd|th)(?![\w-])(?!\s+(?!(?:at|is|was|will|now|then|and|or|to|until|till|by|before|after|"
-       r"through|this|next|about|for|with|so|but|because|when|if|as|of\s+(?:every|each|the|this|next)\s+month)\b)[a-z])")
+       + r")\d{1,2}(?:st|nd|rd|th)(?:\s+of\s+(?:every|each)\s+month\b|(?![\w-])(?!\s+(?!(?:at|is|was|will|now|then|and|or|to|"
+       r"until|till|by|before|after|through|this|next|about|for|with|so|but|because|when|if|as|of\s+(?:the|this|next)\s+"
+       r"month)\b)[a-z]))")
 # "#" and a number, or a code of capitals and digits, after a label or a `SIGNED_LABELS` noun in any case, with the
 # word before it (`LABEL_DETERMINERS`): "Invoice #2231", "your order #58213", "the invoice INV-2024-0042".
 SIGNED_LABEL = (rf"(?i:(?:{'|'.join(LABEL_DETERMINERS)})\s)?(?i:{LABEL}|{'|'.join(SIGNED_LABELS)})"
@@ -241,8 +242,9 @@ KINDS = (
     # A numbered place or part, "Room 214", "Chapter 12", "Gate B12": the model copied the noun in English or garbled
     # it ("Le capter 12"). It comes out with its Spanish noun and article ("la habitación 214"); in lower case only
     # after a preposition or a verb that goes to one ("in room 214", "call extension 4402": "llamar extension a las
-    # 4402"), as "the room 5 minutes ago" is no label.
-    Kind("label", rf"(?<![\w-])(?:(?:{LABEL}|(?:{LOWER_LABEL_AFTER})(?i:{LABEL})){LABEL_NUMBER}|{SIGNED_LABEL})", "number",
+    # 4402"), as "the room 5 minutes ago" is no label; but for "version", which numbers whatever comes before it ("The
+    # new update, version 4.2, fixed the login bug." came out "El nuevo cartero, la entrada 4.2, login la perilla.").
+    Kind("label", rf"(?<![\w-])(?:(?:{LABEL}|(?:{LOWER_LABEL_AFTER})(?i:{LABEL})|version){LABEL_NUMBER}|{SIGNED_LABEL})", "number",
          ("Room 214", "Chapter 12", "Gate B12", "Version 2.4.1", "Terminal 2", "Highway 101", "Chapter IV",
           "Flight AA 2417", "Order #45821", "your invoice INV-2024-0187")),
     # Two numbers with "to" between, a range, a ratio or a score: "4 to 1" came out "4 1", "6 to 8 years" "6 para 8 años".
@@ -264,6 +266,10 @@ KINDS = (
          "number", ("10:30", "7:45 pm", "9:05 a.m", "6 p.m", "11am", "8 o'clock", "14:30h", "10am sharp", "6 sharp")),
     # Found only after a preposition and "the" (`DAY`): no example stands alone.
     Kind("day", DAY, "number", ()),
+    # Weekdays from one to another, "(from) Monday to Friday", as Spanish says them, "de lunes a viernes" ("The clinic
+    # is open Monday to Friday, 8 am to 6 pm." came out "El lunes a clinic está abierta el viernes …").
+    Kind("weekdays", rf"(?<![\w-])(?:[Ff]rom\s)?(?:{'|'.join(WEEKDAYS)})\s?(?:to|through|thru|till|until|[–-])\s?"
+                     rf"(?:{'|'.join(WEEKDAYS)})(?![\w-])", "place", ("Monday to Friday", "from Monday through Saturday")),
     Kind("date", r"(?<![\w/.-])\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?![\w/]|[/.-]\d)", "number", ("12/05/2024", "2024-05-12")),
     # With the North American "1" before it ("1-800-555-0199" came out "a las 1-800-555-0199", a digit group's).
     # With dots too, in three, three and four digits, no number's grouping ("555.123.4567" came out "a las 555.123.4567").
@@ -357,10 +363,12 @@ KINDS = (
 )
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 _OWNED = re.compile(r"['’]s\s")
+# A verb that moves a day to another: "moved from Tuesday to Thursday" is no range of weekdays.
+_MOVED = re.compile(r"(?i)\b(?:mov|chang|switch|postpon|reschedul|push|shift|delay|swap|bump)\w*")
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
 ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "street", "war", "measure", "numbered", "century",
           "decade", "part", "label", "greeting", "closing", "address", "range", "time", "phone", "date", "serial", "code",
-          "etc", "title", "symbol", "number_name", "rough"}
+          "etc", "title", "symbol", "number_name", "rough", "weekdays"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
 # (as the corpus writes it), a written date or a unit in words in the model's own Spanish, a number with a separator,
@@ -732,12 +740,23 @@ def spanish_numbered(written):
 
 
 def spanish_day(written):
-    """A day of the month written as an ordinal ("14th", `DAY`) as Spanish says it, the bare number.
+    """A day of the month written as an ordinal ("14th", `DAY`) as Spanish says it, the bare number, and "of every
+    month" with it ("the 1st of every month" came out "el 1 de mes").
 
-    >>> spanish_day("14th"), spanish_day("3rd")
-    ('14', '3')
+    >>> spanish_day("14th"), spanish_day("3rd"), spanish_day("1st of every month")
+    ('14', '3', '1 de cada mes')
     """
-    return written[:-2]
+    return re.sub(r"(?:st|nd|rd|th)(\s+of\s+(?:every|each)\s+month)?$", lambda m: " de cada mes" if m[1] else "", written)
+
+
+def spanish_weekdays(written):
+    """Weekdays from one to another as Spanish says them.
+
+    >>> spanish_weekdays("Monday to Friday"), spanish_weekdays("from Tuesday-Sunday")
+    ('de lunes a viernes', 'de martes a domingo')
+    """
+    first, last = (DIAS[WEEKDAYS.index(day)] for day in re.findall("|".join(WEEKDAYS), written))
+    return f"de {first} a {last}"
 
 
 def spanish_clock(written):
@@ -762,7 +781,7 @@ def spanish_range(written):
 IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_date": spanish_date,
               "numbered": spanish_numbered, "day": spanish_day, "war": spanish_war, "century": spanish_century,
               "decade": spanish_decade, "part": spanish_part, "label": spanish_label, "time": spanish_clock, "range": spanish_range,
-              "title": spanish_title, "family": spanish_family, "number_name": lambda written: NUMBER_NAMES[written.lower()],
+              "title": spanish_title, "weekdays": spanish_weekdays, "family": spanish_family, "number_name": lambda written: NUMBER_NAMES[written.lower()],
               "rough": spanish_rough,
               "address": functools.partial(said_first, phrases=ADDRESS),
               "greeting": spanish_greeting,
@@ -879,25 +898,35 @@ def addressed(text, start, end):
 
 def _matches(text, counts):
     """The matches of `KINDS` in `text`, but for a place named for its owner that is none (`wanted`: "Tom's Honda"):
-    the matches on each side of its "'s" instead ("Mr. Smith", "Olusegun"); and for a plural that is no family
-    ("The Beatles", which the corpus shows) or a family after the first (its stand-in is one of a kind: "The Lakers
-    beat the Celtics"), the matches within it ("Beatles", a name).
+    the matches on each side of its "'s" instead ("Mr. Smith", "Olusegun"); for a plural that is no family ("The
+    Beatles", which the corpus shows) or a family after the first (its stand-in is one of a kind: "The Lakers beat the
+    Celtics"), the matches within it ("Beatles", a name); for "version" after a name (capitalised, no word the corpus
+    knows in lower case), its number ("Chrome version 120": Spanish says no "la versión" there); and no weekdays a day moved from one to another ("moved from Tuesday to
+    Thursday", which "de martes a jueves" would make a range).
 
     >>> [(s.kind, s.value) for s in find("Mr. Smith's Honda and St. Mary's Hospital", {"and": 9, "hospital": 9})]
     [('title', 'el Sr. Smith'), ('name', 'Honda'), ('institution', "St. Mary's Hospital")]
     >>> [(s.kind, s.value) for s in find("The Lakers beat the Celtics and the Alps", {"beat": 9, "and": 9, "Alps": 3})]
     [('family', 'los Lakers'), ('name', 'Celtics'), ('name', 'Alps')]
+    >>> [(s.kind, s.value) for s in find("Use version 3.2, not Chrome version 120.", {"use": 9, "not": 9})]
+    [('label', 'la versión 3.2'), ('name', 'Chrome'), ('number', '120')]
+    >>> find("It moved from Tuesday to Friday.", {"it": 9, "moved": 9, "from": 9, "to": 9})
+    []
     """
     families = 0
     for match in _PATTERN.finditer(text):
         kind = KINDS[int(match.lastgroup[1:])].name
+        before = re.search(r"(\S+)\s+$", text[:match.start()])
         if kind == "institution" and not wanted(kind, match.group(), counts):
             owned = _OWNED.search(text, match.start(), match.end())
             yield from _PATTERN.finditer(text, match.start(), owned.start())
             yield from _PATTERN.finditer(text, owned.end(), match.end())
         elif kind == "family" and (families or not wanted(kind, spanish_family(match.group()), counts)):
             yield from _PATTERN.finditer(text, match.start() + 1, match.end())
-        else:
+        elif (kind == "label" and match.group().startswith("version") and before and before[1][0].isupper()
+              and not counts.get(before[1].lower())):
+            yield from _PATTERN.finditer(text, match.start() + len("version"), match.end())
+        elif kind != "weekdays" or not _MOVED.search(text, 0, match.start()):
             families += kind == "family"
             yield match
 
@@ -1144,13 +1173,19 @@ def restore(translation, source, spans, meanings):
     # 80", "antes de los 15" -> "antes del 15"; not "todos los 4 de julio"), and "en" or "en el" before a day ("llega en
     # la 11 de enero" -> "el 11 de enero"; "en el 80 por ciento de los casos" is Spanish).
     days = {span.value for span in spans if span.kind in ("written_date", "date", "day") and span.value[0].isdigit()}
+    on_days = {span.value for span in spans if span.value in days and re.search(r"\b[Oo]n\s+(?:the\s+)?$", source[:span.start])}
     numbers = {span.value for span in spans if span.value.endswith((" por ciento", "%")) or span.kind == "phone"}
     for value in days | numbers:
         whole = rf"{re.escape(value)}(?!\w|[.,]\d)"  # a day's "14" is no "145"
         translation = re.sub(rf"(?<!\w)([Aa]|[Dd]e) l(?:as?|os) (?={whole})", r"\1l ", translation)
         translation = re.sub(rf"(?<!\w)([Ll])as? (?={whole})", lambda m: ("E" if m[1] == "L" else "e") + "l ", translation)
-        if value in days:
+        if value in days:  # and "el" after a preposition: "pospuesto a 3 de octubre" -> "al 3 de octubre"
             translation = re.sub(rf"(?<!\w)([Ee])n(?: (?:el|los))? (?={whole})", r"\1l ", translation)
+            if value in on_days:  # but a day the source says "on" is "el" alone ("se casaron a 12 de junio")
+                translation = re.sub(rf"(?<!\w)(?:[Aa]l?|[Pp]or(?: el)?) (?={whole})",
+                                     lambda m: "El " if m[0][0].isupper() else "el ", translation)
+            translation = re.sub(rf"(?<!\w)([Aa]|[Dd]e) (?={whole})", r"\1l ", translation)
+            translation = re.sub(rf"(?<!\w)([Pp]ara|[Hh]asta|[Dd]esde|[Pp]or) (?={whole})", r"\1 el ", translation)
     # A month and its year take no article: "hasta las marzo de 2027" -> "hasta marzo de 2027".
     for month in {span.value for span in spans if span.kind == "written_date" and not span.value[0].isdigit()}:
         translation = re.sub(rf"(?<!\w)([Ll])(?:as?|os) ({re.escape(month[0])})(?={re.escape(month[1:])})",
@@ -1164,9 +1199,11 @@ def restore(translation, source, spans, meanings):
     for value, article in {**measures, **scores, **sums}.items():
         translation = re.sub(rf"(?<!\w)([Aa]) {article} (?={re.escape(value)})", r"\1 ", translation)
     # The part of a year or month takes no article ("para las finales de 2024"), and with its "a" ("in mid-2026": "a
-    # mediados de 2026") no preposition of the model's either ("mover a las a principios de 2025").
-    for value in {span.value for span in spans if span.kind == "part"}:
-        before = r"(?:[Aa]|[Ee]n|[Dd]e|[Pp]ara)(?: l(?:as?|os))?|[Ll](?:as?|os)" if value.startswith("a ") else r"[Ll](?:as?|os)"
+    # mediados de 2026") no preposition of the model's either ("mover a las a principios de 2025"); nor weekdays from
+    # one to another with their "de" ("abierta el de lunes a viernes").
+    for value in {span.value for span in spans if span.kind in ("part", "weekdays")}:
+        before = (r"(?:[Aa]|[Ee]n|[Dd]e|[Dd]esde|[Pp]ara)(?: (?:el|l(?:as?|os)))?|[Ee]l|[Dd]el|[Aa]l|[Ll](?:as?|os)"
+                  if value.startswith(("a ", "de ")) else r"[Ll](?:as?|os)")
         translation = re.sub(rf"(?<!\w)(?:{before}) ({re.escape(value)})",
                              lambda m: m[1][0].upper() + m[1][1:] if opens_sentence(m.string, m.start()) else m[1], translation)
     # A label, form of address, war, family or title Spanish says comes with its article ("la habitación 214", "la tía

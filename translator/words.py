@@ -75,7 +75,7 @@ LABELS = {"Room": "la habitación", "Chapter": "el capítulo", "Page": "la pági
           "Extension": "la extensión", "Box": "la caja", "Stage": "la etapa", "Slide": "la diapositiva",
           "Row": "la fila", "Highway": "la autopista", "Interstate": "la interestatal", "Track": "la vía",
           "Pier": "el muelle", "Suite": "la suite", "Ticket": "el ticket", "Invoice": "la factura", "Lane": "el carril",
-          "Door": "la puerta", "Channel": "el canal"}
+          "Door": "la puerta", "Channel": "el canal", "Number": "el número"}
 # A noun that numbers what it names only before "#" or a code ("Order #45821"; "Order 5 pizzas" is no label).
 SIGNED_LABELS = {"Order": "el pedido"}
 # A word before a label numbered so, as Spanish says it before the label's noun, masculine and feminine: "Your order
