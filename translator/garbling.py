@@ -428,8 +428,7 @@ def _run_words(source, match, counts):
     """The words of a run of capitalised words (a `NAME_RUN` match in `source`) that make a name: not "I", not a
     sentence's first word the corpus knows in lower case, `MIN_COUNT` times or more ("The", each part of
     "One-third"; not "Fort" of "Fort Worth"), nor a unit after a number ("16 GB of RAM"), nor the "of" after either
-    ("Bank of America"). Particles inside stay in
-    ("Rio de Janeiro", "Call of Duty")."""
+    ("Bank of America"). Particles inside stay in ("Rio de Janeiro", "Call of Duty")."""
     words = [word for word in re.finditer(r"\S+", match.group()) if word.group() != "I"]
     if (words and opens_sentence(source, match.start())
             and all(counts.get(part.lower(), 0) >= MIN_COUNT for part in WORD.findall(words[0].group()))):

@@ -269,7 +269,8 @@ KINDS = (
     # Weekdays from one to another, "(from) Monday to Friday", as Spanish says them, "de lunes a viernes" ("The clinic
     # is open Monday to Friday, 8 am to 6 pm." came out "El lunes a clinic está abierta el viernes …").
     Kind("weekdays", rf"(?<![\w-])(?:[Ff]rom\s)?(?:{'|'.join(WEEKDAYS)})\s?(?:to|through|thru|till|until|[–-])\s?"
-                     rf"(?:{'|'.join(WEEKDAYS)})(?![\w-])", "place", ("Monday to Friday", "from Monday through Saturday")),
+                     rf"(?:{'|'.join(WEEKDAYS)})(?![\w-])", "place",
+         ("Monday to Friday", "from Monday through Saturday")),
     Kind("date", r"(?<![\w/.-])\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?![\w/]|[/.-]\d)", "number", ("12/05/2024", "2024-05-12")),
     # With the North American "1" before it ("1-800-555-0199" came out "a las 1-800-555-0199", a digit group's).
     # With dots too, in three, three and four digits, no number's grouping ("555.123.4567" came out "a las 555.123.4567").
@@ -340,16 +341,19 @@ KINDS = (
                     rf"|(?<![\w-])(?<!,\s)(?:{'|'.join(GRANDPARENTS)})(?![\w-])(?!\s[A-ZÀ-ÖØ-Þ])(?!\s*,)",
          "name", ("Aunt Linda", "Uncle Bob", "Grandma Rose Miller", "Queen Elizabeth II", "Pope Francis", "Mt. Fuji",
                   "Grandpa")),
-    # A family by its name in the plural ("The Hendersons invited us" came out "El viernes a Hendersons nos invitó", "the
-    # Garcias" "la Garcias"), when rare (`wanted`), and a couple by their title: "los Hendersons", "los Sres. Tanaka".
+    # A family by its name in the plural ("The Hendersons invited us" came out "El viernes a Hendersons nos invitó",
+    # "the Garcias" "la Garcias"), when rare (`wanted`), and a couple by their title: "los Hendersons", "los Sres.
+    # Tanaka".
     Kind("family", rf"(?<![\w-])(?:Mr\.?\s(?:and|&)\sMrs\.?\s{CAPITALISED}(?:\s{CAPITALISED})*|[Tt]he\s{CAPITALISED}s)"
                    r"(?![\w'’-])(?!\s+[A-ZÀ-ÖØ-Þ])", "pair", ("the Hendersons", "Mr. and Mrs. Tanaka")),
     # What a number or code names, "order number", "verification code" (`NUMBER_NAMES`), as Spanish says it.
     Kind("number_name", rf"(?<![\w-])(?i:{'|'.join(NUMBER_NAMES)})(?![\w-])", "place", ("order number", "zip code")),
     # A rough count opening a sentence (`ROUGHLY`): mid-sentence the model says "alrededor de 200" itself. Not before a
     # scale ("Nearly 2 million", said by `translator.numbers`) nor a share ("About 3 out of 4").
-    Kind("rough", rf"(?:^|(?<=[.!?]\s))(?:{'|'.join(ROUGHLY)})\s{CURRENCY}?\d+(?:[.,]\d+)*(?:%|\s?(?:{UNITS})(?![\w/°]))?"
-                  r"(?![\w%:/-]|[.,]\d|\s+(?:(?:hundred|thousand|million|billion|trillion|dozen)s?|out\s+of)\b)", "number", ()),
+    Kind("rough", rf"(?:^|(?<=[.!?]\s))(?:{'|'.join(ROUGHLY)})\s{CURRENCY}?\d+(?:[.,]\d+)*"
+                  rf"(?:%|\s?(?:{UNITS})(?![\w/°]))?"
+                  r"(?![\w%:/-]|[.,]\d|\s+(?:(?:hundred|thousand|million|billion|trillion|dozen)s?|out\s+of)\b)",
+         "number", ()),
     Kind("title", rf"\b(?:(?:{'|'.join(TITLES)})\.?|{'|'.join(OFFICES)})\s{CAPITALISED}(?:\s{CAPITALISED})*", "name",
          ("Dr. Okonkwo", "Mrs. Smith", "Prof. Ada Lovelace", "Judge Rodriguez", "Detective Sarah Lund")),
     # Emoji (with skin tones, joined sequences and flags) are no text for the model, which writes words for them
@@ -435,11 +439,14 @@ def wanted(kind, text, counts):
         return True
     if kind == "number":
         return not text.isdigit() or len(text) > 1
-    if kind == "family":  # a couple by their title, or a plural of no word nor people that the corpus never shows
-        plural = text.split()[-1]  # ("the Alps", "the Thames"; "the Romanians" are a people), or of a name it shows
-        return text.startswith("los Sres.") or not (counts.get(plural[:-1].lower()) or counts.get(plural.lower())
-                                                   or plural.endswith("ans")) and (not counts.get(plural)
-                                                                                   or bool(counts.get(plural[:-1])))
+    if kind == "family":  # a couple by their title, or a plural of no word ("the Cats") nor people ("the Romanians")
+        if text.startswith(COUPLE_TITLE):
+            return True
+        plural = text.split()[-1]
+        if counts.get(plural.lower()) or counts.get(plural[:-1].lower()) or plural.endswith("ans"):
+            return False
+        # that the corpus never shows ("the Alps", "the Thames" it does), or shows beside its name ("Smith").
+        return not counts.get(plural) or bool(counts.get(plural[:-1]))
     if kind == "institution":
         # Not a feast, which the model says as Spanish does: "Valentine's Day" -> "el día de San Valentín".
         place = _OWNED.split(text)[-1]
@@ -746,7 +753,8 @@ def spanish_day(written):
     >>> spanish_day("14th"), spanish_day("3rd"), spanish_day("1st of every month")
     ('14', '3', '1 de cada mes')
     """
-    return re.sub(r"(?:st|nd|rd|th)(\s+of\s+(?:every|each)\s+month)?$", lambda m: " de cada mes" if m[1] else "", written)
+    return re.sub(r"(?:st|nd|rd|th)(\s+of\s+(?:every|each)\s+month)?$", lambda every: " de cada mes" if every[1] else "",
+                  written)
 
 
 def spanish_weekdays(written):
@@ -781,8 +789,8 @@ def spanish_range(written):
 IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_date": spanish_date,
               "numbered": spanish_numbered, "day": spanish_day, "war": spanish_war, "century": spanish_century,
               "decade": spanish_decade, "part": spanish_part, "label": spanish_label, "time": spanish_clock, "range": spanish_range,
-              "title": spanish_title, "weekdays": spanish_weekdays, "family": spanish_family, "number_name": lambda written: NUMBER_NAMES[written.lower()],
-              "rough": spanish_rough,
+              "title": spanish_title, "weekdays": spanish_weekdays, "family": spanish_family, "rough": spanish_rough,
+              "number_name": lambda written: NUMBER_NAMES[written.lower()],
               "address": functools.partial(said_first, phrases=ADDRESS),
               "greeting": spanish_greeting,
               "closing": functools.partial(said_first, phrases=CLOSINGS)}
@@ -891,7 +899,8 @@ def addressed(text, start, end):
     True
     """
     before, after = text[:start].rstrip(), text[end:].lstrip()
-    called = re.search(rf"(?:^|[{SENTENCE_END}]\s)(?:{'|'.join(map(re.escape, (*GREETINGS, *CLOSINGS, *CALLS)))}),$", before)
+    calls = "|".join(map(re.escape, (*GREETINGS, *CLOSINGS, *CALLS)))
+    called = re.search(rf"(?:^|[{SENTENCE_END}]\s)(?:{calls}),$", before)
     return (bool(re.search(r"\b(?:named|called)$", before)) or opens_sentence(text, start) and after[:1] in ("", ",")
             or before.endswith(",") and (not after or after[0] in ".!?" or bool(called)))
 
@@ -901,8 +910,8 @@ def _matches(text, counts):
     the matches on each side of its "'s" instead ("Mr. Smith", "Olusegun"); for a plural that is no family ("The
     Beatles", which the corpus shows) or a family after the first (its stand-in is one of a kind: "The Lakers beat the
     Celtics"), the matches within it ("Beatles", a name); for "version" after a name (capitalised, no word the corpus
-    knows in lower case), its number ("Chrome version 120": Spanish says no "la versión" there); and no weekdays a day moved from one to another ("moved from Tuesday to
-    Thursday", which "de martes a jueves" would make a range).
+    knows in lower case), its number ("Chrome version 120": Spanish says no "la versión" there); and no weekdays of a
+    day moved from one to another ("moved from Tuesday to Thursday", which "de martes a jueves" would make a range).
 
     >>> [(s.kind, s.value) for s in find("Mr. Smith's Honda and St. Mary's Hospital", {"and": 9, "hospital": 9})]
     [('title', 'el Sr. Smith'), ('name', 'Honda'), ('institution', "St. Mary's Hospital")]
@@ -1173,7 +1182,8 @@ def restore(translation, source, spans, meanings):
     # 80", "antes de los 15" -> "antes del 15"; not "todos los 4 de julio"), and "en" or "en el" before a day ("llega en
     # la 11 de enero" -> "el 11 de enero"; "en el 80 por ciento de los casos" is Spanish).
     days = {span.value for span in spans if span.kind in ("written_date", "date", "day") and span.value[0].isdigit()}
-    on_days = {span.value for span in spans if span.value in days and re.search(r"\b[Oo]n\s+(?:the\s+)?$", source[:span.start])}
+    on_days = {span.value for span in spans
+               if span.value in days and re.search(r"\b[Oo]n\s+(?:the\s+)?$", source[:span.start])}
     numbers = {span.value for span in spans if span.value.endswith((" por ciento", "%")) or span.kind == "phone"}
     for value in days | numbers:
         whole = rf"{re.escape(value)}(?!\w|[.,]\d)"  # a day's "14" is no "145"

@@ -106,9 +106,9 @@ ROUGHLY = {"About": "alrededor de", "Around": "alrededor de", "Roughly": "aproxi
            "Approximately": "aproximadamente", "Nearly": "casi", "Almost": "casi"}
 
 # Forms of address before a name, as Spanish says them, with the article: kin ("Aunt Linda" came out "Una caza de
-# Linda", "Uncle Bob" "Un millolo a Bob", "Father O'Malley", a priest, "Mi padre O'Malley") and ranks ("Queen Elizabeth II reigned" came out "Reunió Elizabeth II"),
-# only those whose gender the word gives ("Professor Kim" may be "la profesora"). After a capitalised word a rank is
-# part of a name ("Stephen King", "Burger King"), kin hardly ever.
+# Linda", "Uncle Bob" "Un millolo a Bob", "Father O'Malley", a priest, "Mi padre O'Malley") and ranks ("Queen Elizabeth
+# II reigned" came out "Reunió Elizabeth II"), only those whose gender the word gives ("Professor Kim" may be "la
+# profesora"). After a capitalised word a rank is part of a name ("Stephen King", "Burger King"), kin hardly ever.
 KIN = {"Aunt": "la tía", "Auntie": "la tía", "Uncle": "el tío", "Grandma": "la abuela", "Granny": "la abuela",
        "Grandmother": "la abuela", "Grandpa": "el abuelo", "Grandfather": "el abuelo", "Father": "el padre",
        "Sister": "la hermana", "Brother": "el hermano"}
