@@ -367,6 +367,8 @@ KINDS = (
 )
 _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumerate(KINDS)))
 _OWNED = re.compile(r"['’]s\s")
+# A greeting, a closing or a call and its comma, opening a sentence: a name after them is spoken to (`addressed`).
+_CALLED = re.compile(rf"(?:^|[{SENTENCE_END}]\s)(?:{'|'.join(map(re.escape, (*GREETINGS, *CLOSINGS, *CALLS)))}),$")
 # A verb that moves a day to another: "moved from Tuesday to Thursday" is no range of weekdays.
 _MOVED = re.compile(r"(?i)\b(?:mov|chang|switch|postpon|reschedul|push|shift|delay|swap|bump)\w*")
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
@@ -899,10 +901,8 @@ def addressed(text, start, end):
     True
     """
     before, after = text[:start].rstrip(), text[end:].lstrip()
-    calls = "|".join(map(re.escape, (*GREETINGS, *CLOSINGS, *CALLS)))
-    called = re.search(rf"(?:^|[{SENTENCE_END}]\s)(?:{calls}),$", before)
     return (bool(re.search(r"\b(?:named|called)$", before)) or opens_sentence(text, start) and after[:1] in ("", ",")
-            or before.endswith(",") and (not after or after[0] in ".!?" or bool(called)))
+            or before.endswith(",") and (not after or after[0] in ".!?" or bool(_CALLED.search(before))))
 
 
 def _matches(text, counts):
@@ -925,19 +925,27 @@ def _matches(text, counts):
     families = 0
     for match in _PATTERN.finditer(text):
         kind = KINDS[int(match.lastgroup[1:])].name
-        before = re.search(r"(\S+)\s+$", text[:match.start()])
         if kind == "institution" and not wanted(kind, match.group(), counts):
             owned = _OWNED.search(text, match.start(), match.end())
             yield from _PATTERN.finditer(text, match.start(), owned.start())
             yield from _PATTERN.finditer(text, owned.end(), match.end())
         elif kind == "family" and (families or not wanted(kind, spanish_family(match.group()), counts)):
             yield from _PATTERN.finditer(text, match.start() + 1, match.end())
-        elif (kind == "label" and match.group().startswith("version") and before and before[1][0].isupper()
-              and not counts.get(before[1].lower())):
+        elif kind == "label" and match.group().startswith("version") and _after_a_name(text, match.start(), counts):
             yield from _PATTERN.finditer(text, match.start() + len("version"), match.end())
         elif kind != "weekdays" or not _MOVED.search(text, 0, match.start()):
             families += kind == "family"
             yield match
+
+
+def _after_a_name(text, start, counts):
+    """Whether the word before `text[start:]` is a name: capitalised, and no word the corpus `counts` in lower case.
+
+    >>> _after_a_name("Use Chrome version 120", 11, {"use": 9}), _after_a_name("Use version 120", 4, {"use": 9})
+    (True, False)
+    """
+    before = re.search(r"(\S+)\s+$", text[:start])
+    return bool(before) and before[1][0].isupper() and not counts.get(before[1].lower())
 
 
 def joined(text, spans):
