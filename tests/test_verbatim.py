@@ -128,6 +128,8 @@ def test_every_example_of_the_table_comes_back_from_behind_its_stand_in(kind, ex
     ("Tom was in part I think", []),  # "I" a pronoun
     ("Tom was the 3rd.", []),  # nor one after no preposition
     ("Tom is from the 19th century", [("century", "siglo XIX")]),  # in Roman numerals, as Spanish writes it
+    ("Tom is from the twelfth century", [("century", "siglo XII")]),  # in words too
+    ("Tom added 2 1/2 cups", [("serial", "2 1/2")]),  # a whole number with its fraction
     ("Tom has a 1:100 map", [("serial", "1:100")]),  # a ratio whose second number is no time's minutes
     ("Tom won 4 to 1", [("range", "4 a 1")]),  # a score, a ratio or a range, "to" written as Spanish says it
     ("Tom is out from 10 p.m. to 2 a.m. now", [("range", "10 p.m. a 2 a.m.")]),  # two times, the last "a.m." or "p.m."
@@ -144,6 +146,8 @@ def test_every_example_of_the_table_comes_back_from_behind_its_stand_in(kind, ex
     ("Tom loves the 1980s songs", []),  # with its "the" too
     ("The 1980s saw Tom", [("decade", "la década de 1980")]),  # a verb after it
     ("Tom came on the tenth of May", [("written_date", "10 de mayo")]),  # a day in words
+    ("Tom came from the fourteenth to the twenty-first", [("day", "14"), ("day", "21")]),  # a day alone, from the 11th
+    ("Tom came on the tenth", []),  # up to the tenth an ordinal in words is often no day: left to the model
     ("Tom came on May the twenty first", [("written_date", "21 de mayo")]),
     ("Tom came second of all", []),  # an ordinal before no month
     ("Tom ran 5 miles", [("measure", "5 millas")]),  # a unit in words
@@ -360,6 +364,9 @@ def test_a_written_date_after_a_preposition_takes_el(translation, restored):
     ("Tom left in the early 2000s.", "Tom se fue 45.", "Tom se fue a principios de la década de 2000."),
     ("The 80s were fun.", "45 eran divertidos.", "Los años 80 eran divertidos."),  # capitalised, opening it
     ("Tom lived here in the 1800s.", "Tom vivió aquí en 45.", "Tom vivió aquí en el siglo XIX."),  # a century
+    ("Tom lives in the twenty-first century.", "Tom vive en las 45.", "Tom vive en el siglo XXI."),  # masculine
+    ("The 21st century began.", "Los 45 empezó.", "El siglo XXI empezó."),
+    ("Tom loves 19th century art.", "Tom ama el arte del 45.", "Tom ama el arte del siglo XIX."),
     ("Tom is in Room 214.", "Tom está en 45.", "Tom está en la habitación 214."),  # a label, its Spanish article
     ("Tom is in Room 214.", "Tom está en la 45.", "Tom está en la habitación 214."),  # the model's article goes
     ("Tom is in Room 214.", "Tom está en el 45.", "Tom está en la habitación 214."),
@@ -1126,6 +1133,12 @@ def test_a_number_said_in_spanish_words_that_the_source_does_not_say_is_made_up(
     ("Third, we eat.", "En tercer lugar, comemos.", []),  # opening the sentence, capitalised
     ("Third, we eat.", "Entonces comemos.", ["Third"]),
     ("Wait a second, at first.", "Espera un momento, al principio.", []),  # "first" and "second" say other things
+    ("Room 12 is on the twelfth floor.", "La habitación 12 está en el piso suave.", ["twelfth"]),  # above ten too
+    ("Room 12 is on the twelfth floor.", "La habitación 12 está en el 12.º piso.", []),  # in digits
+    ("It is her twenty-first birthday.", "Es su cumpleaños de twenty-first.", ["twenty-first"]),  # copied in English
+    ("They live in the twenty-first century.", "Viven en el siglo XXI.", []),  # a century: a span
+    ("Twelfth Night is a comedy.", "Twelfth Night es una comedia.", []),  # before a capitalised word: a name
+    ("We stay from the twelfth to the twentieth.", "Nos quedamos del 12 al 20.", []),  # days: Spanish says the number
 ])
 def test_an_ordinal_in_words_must_be_said_as_an_ordinal(source, translation, dropped):
     assert garbling.wrong_numbers(translation, source) == ([], dropped)
@@ -1332,12 +1345,32 @@ def test_hey_greeting_no_one_is_left_to_the_model():
     ("Tom will come on Saturday.", "Tom vendrá los sábados.", "Tom vendrá el sábado."),  # one day to come
     ("Tom comes on Saturdays.", "Tom viene los sábados.", "Tom viene los sábados."),  # a habit
     ("Tom will always come on Saturday.", "Tom siempre vendrá los sábados.", "Tom siempre vendrá los sábados."),
+    ("Tom turns 9 on Saturday.", "Tom gira 9 los sábados.", "Tom cumple 9 años el sábado."),  # a birthday: one day
+    ("Tom eats fish on Fridays.", "Tom come pescado con viernes.", "Tom come pescado los viernes."),  # a habit
+    ("Tom eats fish on Fridays.", "Tom come pescado el viernes.", "Tom come pescado los viernes."),
+    ("Tom eats fish on Friday.", "Tom come pescado el viernes.", "Tom come pescado el viernes."),
+    ("Tom needs it by Friday.", "Tom lo necesita por viernes.", "Tom lo necesita para el viernes."),  # a deadline
+    ("Tom needs it by Friday.", "Tom lo necesita por el viernes.", "Tom lo necesita para el viernes."),
 ])
-def test_a_weekday_said_once_of_what_will_be_is_one_day_not_a_habit(tiny_translator, monkeypatch, source, model,
-                                                                     expected):
+def test_a_weekday_is_said_as_the_source_says_it_one_day_a_habit_or_a_deadline(tiny_translator, monkeypatch, source,
+                                                                                 model, expected):
     speaking(tiny_translator, monkeypatch, {source: model})
     monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, **dict.fromkeys(WORD.findall(source), 9)})
     monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | set(WORD.findall(model.lower())) | {"el", "sábado"})
+    assert tiny_translator.translate(source) == expected
+
+
+@pytest.mark.parametrize("source, model, expected", [
+    ("It costs about $30.", "Cuesta acerca de 45.", "Cuesta alrededor de $30."),  # a rough count, not "concerning"
+    ("We talked about 3 topics.", "Hablamos acerca de 3 temas.", "Hablamos acerca de 3 temas."),  # concerning
+    ("My son turns 5 tomorrow.", "Mi hijo gira 5 mañana.", "Mi hijo cumple 5 años mañana."),  # an age
+    ("She turned 30.", "Ella giró a 30 años.", "Ella cumplió 30 años."),
+    ("Turn 2 pages.", "Gira 2 páginas.", "Gira 2 páginas."),  # no age: something follows the number
+])
+def test_a_rough_count_and_an_age_are_said_as_spanish_says_them(tiny_translator, monkeypatch, source, model, expected):
+    speaking(tiny_translator, monkeypatch, {source.replace("$30", "45"): model})
+    monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, **dict.fromkeys(WORD.findall(source), 9)})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | set(WORD.findall(expected.lower())))
     assert tiny_translator.translate(source) == expected
 
 

@@ -738,8 +738,9 @@ def wrong_numbers(translation, source, keep=()):
                 if not re.search(rf"(?i)(?<!\w)(?:2|{numbers.said(2)})(?!\w)", translation)]
     dropped += [fraction.group() for fraction in numbers.FRACTION.finditer(source)
                 if not re.search(numbers.said_fraction(fraction), translation)]
-    dropped += [word.group() for word, value, is_date in ordinal_words
-                if not re.search(numbers.said_ordinal(value) + (rf"|(?i:(?<!\w){numbers.said(value)}(?!\w))" if is_date else ""),
+    dropped += [word.group() for word, value, is_date in ordinal_words  # a date's in words or digits ("del 12 al 20")
+                if not re.search(numbers.said_ordinal(value) + (rf"|(?i:(?<!\w){numbers.said(value)}(?!\w))"
+                                                                rf"|(?<![\w.,]){value}(?!\w|[.,]\d)" if is_date else ""),
                                  translation)]
     in_words = numbers.spanish_numbers(translation)
     changed = [number for number in written if number not in held]

@@ -18,7 +18,7 @@ model that copies "1.5" from an English source still says 1.5.
 import re
 from decimal import Decimal
 
-from translator.verbatim import CURRENCY, MONTH
+from translator.verbatim import CURRENCY, DAY, MONTH
 from translator.words import ORDINAL_DAYS, opens_sentence, starts_sentence
 
 # Small numbers, which `verbatim.find` leaves to the model: one digit ("3 items"), or a number in words up to
@@ -77,21 +77,29 @@ MANY = re.compile(rf"(?<![\w-]){_MANY_WORD}(?:\s+{_MANY_WORD})*(?!\w)")
 # back in Roman numerals ("siglo XIX", `verbatim.spanish_century`).
 ORDINAL = re.compile(r"(?<![\w.,-])(\d+)(?:st|nd|rd|th)(?!\w)(?!\s+century\b)")
 SPANISH_ORDINALS = ("primer", "segund", "tercer", "cuart", "quint", "sext", "séptim", "octav", "noven", "décim")
-# An ordinal in words, from the third ("the fourth floor" -> "el cuatro piso": a number changed): "first" and "second"
-# say other things too ("at first" -> "al principio", "wait a second" -> "espera un momento").
-ORDINAL_WORDS = ("third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
-ORDINAL_WORD = re.compile(rf"(?<![\w-])(?i:{'|'.join(ORDINAL_WORDS)})(?![\w-])")
+# An ordinal in words, from the third to the hundredth ("the fourth floor" -> "el cuatro piso": a number changed; "the twelfth floor",
+# which the corpus shows once, "el piso suave"): "first" and "second" say other things too ("at first" -> "al
+# principio", "wait a second" -> "espera un momento"). Not a century's, a span (`verbatim.spanish_century`).
+ORDINAL_WORDS = {**{word: value for value, word in enumerate(ORDINAL_DAYS[2:19], 3)},
+                 **{tens[:-1] + "ieth": 10 * value for value, tens in enumerate(TENS, 2)},  # "twentieth"
+                 **{f"{tens}-{unit}": 10 * value + ones for value, tens in enumerate(TENS, 2)  # "forty-fifth"
+                    for ones, unit in enumerate(ORDINAL_DAYS[:9], 1)},
+                 "hundredth": 100}
+ORDINAL_WORD = re.compile(rf"(?<![\w-])(?i:{'|'.join(ORDINAL_WORDS)})(?![\w-])(?!\s+century\b)")
 # A fraction: a count and a part, before "of" or joined to it by a hyphen ("a quarter of the bottle", "two thirds of
 # them", "one-third"), which the model may drop ("una botella de la botella"); Spanish says the part as a noun ("un
 # tercio", "tres cuartos"; "una tercera parte"). A part without a count or "of" is an ordinal ("a third time"). Not
 # a half, which Spanish says in more ways than a check could list ("la mitad", "medio", "y media").
-PARTS = {"third": 3, "quarter": 4, **{word: value for value, word in enumerate(ORDINAL_WORDS[1:], 4)}}
+PARTS = {"third": 3, "quarter": 4, **{word: value for word, value in ORDINAL_WORDS.items() if 4 <= value <= 10}}
 _PART = rf"(?:{'|'.join(PARTS)})s?"
 FRACTION = re.compile(rf"(?<![\w-])(?i:(?P<count>a|one|{'|'.join(UNDER_TWENTY[2:11])})(?:-|\s+(?={_PART}\s+of\b))"
                       rf"(?P<part>{_PART}))(?![\w-])")
-# Beside a month, an ordinal is a date, which Spanish says with the number ("on the tenth of May" -> "el diez de mayo").
+# Beside a month, an ordinal is a date, which Spanish says with the number ("on the tenth of May" -> "el diez de mayo"),
+# and so is one after "on the", "from the" ... with no noun after it (`verbatim.DAY`: "from the fourteenth to the
+# seventeenth").
 MONTH_AFTER = re.compile(rf"\s+of\s+(?:{MONTH})\b")
 MONTH_BEFORE = re.compile(rf"\b(?:{MONTH})\s+(?:the\s+)?$")
+DAY_OF_MONTH = re.compile(DAY)
 # English words that say a number without being one, and the values Spanish may say for them: "both" -> "los dos",
 # "every other day" -> "cada dos días", "a fortnight" -> "quince días", "a quarter to three" -> "las tres menos
 # quince", "a week" -> "ocho días", "midnight" -> "las doce"; and "once", which Spanish reads as eleven.
@@ -328,30 +336,39 @@ def said_ordinal(value):
 
 def ordinal_words(source):
     """The ordinals in words of `source` (`ORDINAL_WORD`) the model must keep, as `(match, value, is_date)`: not
-    a fraction, nor part of a name, capitalised inside the sentence ("Third Avenue", "the Fourth of July").
+    a fraction, nor part of a name, capitalised inside the sentence ("Third Avenue", "the Fourth of July") or before
+    another capitalised word ("Twelfth Night is a comedy").
 
     >>> [(m.group(), value, date) for m, value, date in ordinal_words("The fourth scene, a third of it, on Third Avenue "
-    ...                                                               "on the tenth of May.")]
-    [('fourth', 4, False), ('tenth', 10, True)]
+    ...                                                               "on the tenth of May, the twelfth time, the "
+    ...                                                               "fortieth of May.")]
+    [('fourth', 4, False), ('tenth', 10, True), ('twelfth', 12, False), ('fortieth', 40, False)]
+    >>> ordinal_words("Twelfth Night is a comedy.")
+    []
     """
     found = []
     fractions = [fraction.span("part") for fraction in FRACTION.finditer(source)]
     for match in ORDINAL_WORD.finditer(source):
         before, after = source[:match.start()], source[match.end():]
-        if match.span() in fractions or (match.group()[0].isupper() and not opens_sentence(source, match.start())):
+        if match.span() in fractions or match.group()[0].isupper() and (
+                not opens_sentence(source, match.start()) or re.match(r"\s+[A-Z]", after)):
             continue
-        is_date = bool(MONTH_AFTER.match(after) or MONTH_BEFORE.search(before))
-        found.append((match, ORDINAL_WORDS.index(match.group().lower()) + 3, is_date))
+        value = ORDINAL_WORDS[match.group().lower()]
+        is_date = value <= 31 and bool(MONTH_AFTER.match(after) or MONTH_BEFORE.search(before)
+                                       or DAY_OF_MONTH.match(source, match.start()))
+        found.append((match, value, is_date))
     return found
 
 
 def spanish_ordinal(value):
-    """The ordinal `value` (1 to 10) as Spanish writes it before a noun, in the masculine ("tercer", "cuarto"):
-    `spanish.agreeing` makes it agree with what the translation puts around it.
+    """The ordinal `value` as Spanish writes it before a noun, in the masculine, in words up to ten ("tercer",
+    "cuarto") and in digits above ("12.º"): `spanish.agreeing` makes it agree with what the translation puts around it.
 
-    >>> spanish_ordinal(3), spanish_ordinal(4)
-    ('tercer', 'cuarto')
+    >>> spanish_ordinal(3), spanish_ordinal(4), spanish_ordinal(12)
+    ('tercer', 'cuarto', '12.º')
     """
+    if value > len(SPANISH_ORDINALS):
+        return f"{value}.º"
     stem = SPANISH_ORDINALS[value - 1]
     return stem if stem.endswith("r") else stem + "o"
 

@@ -22,8 +22,8 @@ lexicon word is taken for Spanish even where Spanish does not use it
 import re
 import unicodedata
 
-from translator.numbers import SPANISH_ORDINALS
-from translator.verbatim import DIAS, INITIALS, WEEKDAYS
+from translator.numbers import DIGITS, EN_WORD, SPANISH_ORDINALS, SPANISH_WORD
+from translator.verbatim import CURRENCY, DIAS, INITIALS, WEEKDAYS
 
 AR = ("o as a amos áis an é aste ó asteis aron aba abas ábamos abais aban aré arás ará aremos aréis arán aría arías "
       "aríamos aríais arían e es emos éis en ara aras áramos arais aran ase ases ásemos aseis asen ando ado ada ados adas "
@@ -123,28 +123,105 @@ _ARTICLE_BEFORE_UN = re.compile(r"(?<!\w)(?:(E)|e)l (u)(?=n(?!\w))")
 _IN_BEFORE_WEEKDAY = re.compile(rf"(?<!\w)([Ee])n (el|los) (?=(?:{'|'.join(DIAS)})(?!\w))")
 
 
-# A source that speaks of what will be or is under way, and of no habit: its "on Saturday" is one day. Of the corpus'
-# pairs with one and "on Saturday" (no "s"), 34 say "el sábado", 1 "los sábados" (after "always").
+# "turn" and an age ("My son turns 5 tomorrow."), which Spanish says "cumplir 5 años" (`ages`). Only where nothing
+# follows the number but a time or the sentence's end ("turn 2 pages").
+_TURNS_AGE = re.compile(rf"(?i)\bturn(?:s|ed|ing)?\s+(?:\d{{1,3}}|{EN_WORD})(?:\s+years\s+old)?"
+                        r"(?=\s*(?:[.,;!?]|$)|\s+(?:tomorrow|today|yesterday|next|last|this|on|in|soon|and|but|when|at)\b)")
+# A source that speaks of what will be or is under way, or of a birthday, and of no habit: its "on Saturday" is one
+# day. Of the corpus' pairs with one and "on Saturday" (no "s"), 34 say "el sábado", 1 "los sábados" (after "always").
 _ONE_TIME = re.compile(r"(?i)\b(?:will|'ll|going to|next|this|tomorrow)\b|\b(?:are|is|am|'re|'s|'m) \w+ing\b")
 _HABIT = re.compile(r"(?i)\b(?:every|always|usually|often|never|each)\b")
 
 
-def one_day(translation, source):
-    """`translation` with the weekday that `source` says once ("on Saturday") of what will be or is under way said
-    as one day ("el sábado"), where the model said it as a habit ("The Hendersons are coming over on Saturday." ->
-    "… vendrán los sábados.").
+def weekdays(translation, source):
+    """`translation` with each weekday as `source` says it, where the model said it otherwise: one day, of what will
+    be or is under way ("They are coming over on Saturday." -> "… vendrán los sábados." -> "el sábado"), a habit
+    ("on Fridays": "cierra temprano con viernes" -> "los viernes") and a deadline ("by Friday": "por viernes" ->
+    "para el viernes", as the corpus says it).
 
-    >>> one_day("Vendrán los sábados.", "They are coming over on Saturday.")
+    >>> weekdays("Vendrán los sábados.", "They are coming over on Saturday.")
     'Vendrán el sábado.'
-    >>> one_day("Vienen los sábados.", "They always come on Saturday."), one_day("Los lunes.", "Mondays, I will.")
+    >>> weekdays("Vienen los sábados.", "They always come on Saturday."), weekdays("Los lunes.", "Mondays, I will.")
     ('Vienen los sábados.', 'Los lunes.')
+    >>> weekdays("Cierra con viernes y trabaja a jueves.", "It closes on Fridays and works on Thursdays.")
+    'Cierra los viernes y trabaja los jueves.'
+    >>> weekdays("Mándalo por viernes, o por el lunes.", "Send it by Friday, or by Monday.")
+    'Mándalo para el viernes, o para el lunes.'
     """
-    if not _ONE_TIME.search(source) or _HABIT.search(source):
-        return translation
+    one_time = (_ONE_TIME.search(source) or _TURNS_AGE.search(source)) and not _HABIT.search(source)
     for day, dia in zip(WEEKDAYS, DIAS):
-        if re.search(rf"\bon {day}\b", source) and not re.search(rf"\b{day}s\b", source):
+        if one_time and re.search(rf"\bon {day}\b", source) and not re.search(rf"\b{day}s\b", source):
             translation = re.sub(rf"(?<!\w)([Ll])os {dia}s?(?!\w)", lambda m, dia=dia: f"{'E' if m[1] == 'L' else 'e'}l {dia}",
                                  translation)
+        if re.search(rf"\b[Oo]n {day}s\b", source):
+            translation = re.sub(rf"(?<!\w)(?:[Cc]on|[Aa]|[Ee][nl]) {dia}(?!\w)",
+                                 lambda m, dia=dia: ("L" if m[0][0].isupper() else "l") + "os " + dia, translation)
+        if re.search(rf"\b[Bb]y {day}\b", source):
+            translation = re.sub(rf"(?<!\w)([Pp])or (?:el )?{dia}(?!\w)", lambda m, dia=dia: f"{m[1]}ara el {dia}", translation)
+    return translation
+
+
+# "about" before a number is a rough count ("It costs about $30."), which the model said "acerca de" ("concerning"):
+# "alrededor de", as the corpus says it. Not after words of speech or thought ("We talked about 3 options").
+_ABOUT = re.compile(rf"(?i)(?:^|(\w+)\s+)about\s+(?:{CURRENCY})?\d")
+_CONCERNING = {"talk", "talked", "talking", "talks", "speak", "spoke", "think", "thought", "know", "knew", "hear", "heard",
+               "read", "write", "wrote", "ask", "asked", "care", "worry", "worried", "forget", "forgot", "learn", "learned",
+               "dream", "complain", "complained", "joke", "argue", "argued", "story", "book", "film", "movie", "article",
+               "question", "song", "report", "news", "sure"}
+_ACERCA_DE_NUMBER = re.compile(rf"(?<!\w)([Aa])cerca de (?=(?:{CURRENCY})?\d)")
+
+
+def roughly(translation, source):
+    """`translation` with "about" before a number said as a rough count where the model said "concerning".
+
+    >>> roughly("Cuesta acerca de $30.", "It costs about $30."), roughly("Hablamos acerca de 3 temas.", "We talked about 3 topics.")
+    ('Cuesta alrededor de $30.', 'Hablamos acerca de 3 temas.')
+    """
+    if not any((about[1] or "").lower() not in _CONCERNING for about in _ABOUT.finditer(source)):
+        return translation
+    return _ACERCA_DE_NUMBER.sub(lambda m: m[1] + "lrededor de ", translation)
+
+
+# "turn" and an age: the model said "girar" ("Mi hijo gira 5 mañana."), "ponerse" ("Ella se puso 30") or "encender"
+# ("La abuela encendió 90").
+_CUMPLIR = {"gira": "cumple", "giran": "cumplen", "giró": "cumplió", "giraron": "cumplieron", "girará": "cumplirá",
+            "girarán": "cumplirán", "girar": "cumplir", "girando": "cumpliendo", "gire": "cumpla", "giraba": "cumplía",
+            "giraría": "cumpliría", "se pone": "cumple", "se puso": "cumplió", "se pondrá": "cumplirá", "enciende": "cumple",
+            "encendió": "cumplió", "encenderá": "cumplirá"}
+_GIRA_AGE = re.compile(rf"(?<!\w)({'|'.join(_CUMPLIR)})\s+(?:a\s+)?({DIGITS}|{SPANISH_WORD.pattern})(?!\w)(\s+años)?",
+                       re.IGNORECASE)
+
+
+def ages(translation, source):
+    """`translation` with "turn" and an age said as Spanish says it, where the model said "girar".
+
+    >>> ages("Mi hijo gira 5 mañana y ella giró a treinta años.", "My son turns 5 tomorrow and she turned thirty years old.")
+    'Mi hijo cumple 5 años mañana y ella cumplió treinta años.'
+    >>> ages("Gira 2 páginas.", "Turn 2 pages."), ages("Se puso 30.", "She turned 30.")
+    ('Gira 2 páginas.', 'Cumplió 30 años.')
+    """
+    if not _TURNS_AGE.search(source):
+        return translation
+
+    def cumplir(match):
+        verb = _CUMPLIR[match[1].lower()]
+        return f"{verb[0].upper() + verb[1:] if match[1][0].isupper() else verb} {match[2]} años"
+    return _GIRA_AGE.sub(cumplir, translation)
+
+
+def tidied(translation, source, lexicon):
+    """`translation` of `source` as Spanish writes it: a full stop the model put after initials inside a sentence goes
+    (`unbroken`), a word written twice in a row is written once (`unrepeated`), an ordinal written back in the
+    masculine ("cuarto", "2.º") agrees with the determiner before it (`agreeing`), the articles are as Spanish writes
+    them ("del", no English "The" opening it), and weekdays, rough counts and ages are said as the source says them
+    (`weekdays`, `roughly`, `ages`).
+
+    >>> tidied("The perro gira 5 el lunes.", "The dog turns 5 on Monday.", {"perro"})
+    'El perro cumple 5 años el lunes.'
+    """
+    translation = articles(agreeing(unrepeated(unbroken(translation, source, lexicon), source)))
+    for tidy in (english_article, weekdays, roughly, ages):
+        translation = tidy(translation, source)
     return translation
 
 

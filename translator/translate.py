@@ -245,16 +245,11 @@ class Translator:
                      or garbling.invented(garbling.repair_invented(output, texts[i], self.lexicon, self.word_counts, keep[i]),
                                           texts[i], self.lexicon, keep[i])]
             self.retry(restored, texts, keep, again, [texts[i] for i in again], [spans[i] for i in again], DEFAULT_BEAM)
-        # A full stop the model put after initials inside a sentence goes, a word the model wrote twice in a row is
-        # written once, an ordinal written back in the masculine ("cuarto", "2.º") agrees with the determiner the
-        # model put before it, the articles are as Spanish writes them ("del", no English "The" opening it) and a weekday
-        # said once of what will be is one day ("vendrán el sábado", not "los sábados"). A text written back as it is,
-        # not decoded, opens a question or exclamation with its mark ("¡Hola Sam!"); a greeting keeps its comma, and
-        # what follows it its mark ("Hola, ¿la piscina está abierta hoy?").
-        outputs = [spanish.one_day(spanish.english_article(spanish.articles(spanish.agreeing(spanish.unrepeated(
-                       spanish.unbroken(garbling.repair_invented(output, text, self.lexicon, self.word_counts, words), text,
-                                        self.lexicon), text))), text), text)
-                   for (output, _), text, words in zip(restored, texts, keep)]
+        # The translation as Spanish writes it (`spanish.tidied`). A text written back as it is, not decoded, opens a
+        # question or exclamation with its mark ("¡Hola Sam!"); a greeting keeps its comma, and what follows it its
+        # mark ("Hola, ¿la piscina está abierta hoy?").
+        outputs = [spanish.tidied(garbling.repair_invented(output, text, self.lexicon, self.word_counts, words), text,
+                                  self.lexicon) for (output, _), text, words in zip(restored, texts, keep)]
         outputs = [spanish.opening_marks(output) if verbatim.is_fragment(text, text_spans)
                    else spanish.greeted(output, text, text_spans) for output, text, text_spans in zip(outputs, texts, spans)]
         return outputs, [notes for _, notes in restored]

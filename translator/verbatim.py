@@ -121,8 +121,14 @@ PER_PERIOD = (rf"/(?:{'|'.join(PERIODS)})\b"
               rf"|\s(?:a|an|per)\s(?:{'|'.join(word for word, (_, said) in PERIODS.items() if said)})\b")
 # "minus" before a number, which Spanish says "menos" (`spanish_amount`).
 MINUS = r"(?<![\w-])[Mm]inus\s"
-# A day in words, "twenty-first" or "twenty first", the longest first: "twentieth" is no "twenty".
-DAY_WORD = "(?i:" + "|".join(sorted((day.replace("-", r"[\s-]") for day in ORDINAL_DAYS), key=len, reverse=True)) + ")"
+
+
+def _days_in_words(days):
+    """A pattern of `days` in words, "twenty-first" or "twenty first", the longest first: "twentieth" is no "twenty"."""
+    return "(?i:" + "|".join(sorted((day.replace("-", r"[\s-]") for day in days), key=len, reverse=True)) + ")"
+
+
+DAY_WORD = _days_in_words(ORDINAL_DAYS)
 # Units and currency codes written after a number, and currencies written before it: "250 ml", "4 USD" and
 # "US$ 899" are one span each, so that the model cannot drop the unit ("250 de leche"), the number with it ("o a
 # USD") or the currency ("Estados Unidos 899").
@@ -147,10 +153,14 @@ LABEL_NUMBER = (r"\s(?:(?:\d+(?:\.\d+)*|[A-Z]\d+|[A-Z]{2}\s?\d{1,4})[A-Z]?|[IVX]
                 r"(?![\w-]|[.,]\d|\s+(?:second|minute|hour|day|week|month|year|time)s?\b)")
 # An ordinal in digits after "on the", "by the", "until the" ... with no noun after it is a day of the month ("on the
 # 14th at 6:45", "by the 15th.", "the 3rd of every month"), which Spanish says with the bare number, "el 14": the model
-# copied it in English ("en el 14th") and a second decoding wrote it as an ordinal ("el 14.º").
+# copied it in English ("en el 14th") and a second decoding wrote it as an ordinal ("el 14.º"). In words from the
+# eleventh ("from the fourteenth to the seventeenth" came out "desde la fourteenth a seventeenth"); "the third" or
+# "the second" are often no day.
 _DAY_AFTER = ("on", "by", "until", "till", "before", "after", "from", "since", "through", "for", "to", "and", "between")
+LATE_DAY_WORD = _days_in_words(ORDINAL_DAYS[10:])
 DAY = ("(?:" + "|".join(rf"(?<=\b[{word[0]}{word[0].upper()}]{word[1:]} the )" for word in _DAY_AFTER)
-       + r")\d{1,2}(?:st|nd|rd|th)(?:\s+of\s+(?:every|each)\s+month\b|(?![\w-])(?!\s+(?!(?:at|is|was|will|now|then|and|or|to|"
+       + rf")(?:\d{{1,2}}(?:st|nd|rd|th)|{LATE_DAY_WORD})"
+       + r"(?:\s+of\s+(?:every|each)\s+month\b|(?![\w-])(?!\s+(?!(?:at|is|was|will|now|then|and|or|to|"
        r"until|till|by|before|after|through|this|next|about|for|with|so|but|because|when|if|as|of\s+(?:the|this|next)\s+"
        r"month)\b)[a-z]))")
 # "#" and a number, or a code of capitals and digits, after a label or a `SIGNED_LABELS` noun in any case, with the
@@ -225,7 +235,10 @@ KINDS = (
     # A world war by its number, which the model knows as "la Segunda Guerra Mundial" but changed for the first ("World
     # War I" came out "la Segunda Guerra Mundial" or "la Guerra Mundial"): as Spanish says it, with its article.
     Kind("war", r"\bWorld\sWar\s(?:II|I)(?![\w-])", "name", ("World War I", "World War II")),
-    Kind("century", r"(?<![\w.,-])\d{1,2}(?:st|nd|rd|th)\s+century(?!\w)", "number", ("19th century", "21st century")),
+    # In words too: "in the nineteenth century" came out "en la nineteenth", "the twenty-first century" "las veinte años
+    # de primeras".
+    Kind("century", rf"(?<![\w.,-])(?:\d{{1,2}}(?:st|nd|rd|th)|{DAY_WORD})\s+century(?!\w)", "number",
+         ("19th century", "21st century", "nineteenth century", "Twenty-first century")),
     # A decade with its "the" (and an "in" before "the early"; in words, "and" or "or" does: "the sixties and
     # seventies"): the model read "the 1990s" as "los 190", "the 80s" as "los ochos" and "the sixties" as "los seis
     # años". Not "in her 30s", an age, nor before a noun it qualifies, "(the) 1980s music", which Spanish says in
@@ -279,11 +292,12 @@ KINDS = (
          "number", ("555-0142", "+34 912 345 678", "(020) 7946 0958", "+44 20 7946 0018", "1-800-555-0199", "555.123.4567")),
     # A ratio, "3:1" or "16:9", that no time is (a time's minutes are two digits): "en una 3:1: 1 ratio" otherwise.
     # A height in feet and inches, "5'11\"", came out "5 11 \"". Dimensions, "30 x 20 x 15 cm", "30 completas 15 cm 20".
-    Kind("serial", r"(?<![\w-])\d+(?:-\d+)+(?![\w-])|(?<![\w/.,])\d+/\d+(?![\w/]|[.,]\d)"
+    # A whole number with its fraction, which the model said half in words ("2 1/2 cups" came out "dos 1/2 tazas").
+    Kind("serial", r"(?<![\w-])\d+(?:-\d+)+(?![\w-])|(?<![\w/.,])(?:\d+\s(?=[1-9]/[2-9](?!\d)))?\d+/\d+(?![\w/]|[.,]\d)"
                    r"|(?<![\w:.,])\d+(?::\d+)+(?![\w:]|[.,]\d)"
                    r"|(?<![\w.,'’])\d{1,2}['’′]\s?\d{1,2}(?:[\"”″]|(?![\w.,]))"
                    rf"|(?<![\w.,])\d+(?:[.,]\d+)?(?:(?:\s?×\s?|\sx\s)\d+(?:[.,]\d+)?)+(?:\s?(?:{UNITS})(?![\w/°]))?(?![\w])",
-         "number", ("90210-1234", "978-3-16-148410-0", "120/80", "24/7", "3:1", "16:9", "5'11\"",
+         "number", ("90210-1234", "978-3-16-148410-0", "120/80", "24/7", "2 1/2", "3:1", "16:9", "5'11\"",
                     "6′2″", "30 x 20 x 15 cm", "1920×1080")),
     # A unit in words ("4.5 kilograms", "70 square meters"), which the model copied, dropped or garbled ("3alnes" for
     # "3 gallons", "metros de plaza"): written back in Spanish, but first left to the model (`tried`).
@@ -559,12 +573,23 @@ def spanish_calendar(translation, source):
 
 
 def spanish_century(written):
-    """A century written with an ordinal in digits as Spanish writes it, in Roman numerals.
+    """A century written with an ordinal in digits or words as Spanish writes it, in Roman numerals.
 
-    >>> spanish_century("19th century"), spanish_century("21st century"), spanish_century("4th century")
-    ('siglo XIX', 'siglo XXI', 'siglo IV')
+    >>> spanish_century("19th century"), spanish_century("21st century"), spanish_century("twenty first century")
+    ('siglo XIX', 'siglo XXI', 'siglo XXI')
     """
-    return "siglo " + roman(int(re.match(r"\d+", written)[0]))
+    return "siglo " + roman(ordinal_value(written.rsplit(None, 1)[0]))
+
+
+def ordinal_value(ordinal):
+    """The value of an ordinal up to the thirty-first, in digits or words.
+
+    >>> ordinal_value("14th"), ordinal_value("Fourteenth"), ordinal_value("twenty first")
+    (14, 14, 21)
+    """
+    if ordinal[0].isdigit():
+        return int(ordinal[:-2])
+    return ORDINAL_DAYS.index(re.sub(r"\s+", "-", ordinal.lower())) + 1
 
 
 def roman(number):
@@ -749,14 +774,14 @@ def spanish_numbered(written):
 
 
 def spanish_day(written):
-    """A day of the month written as an ordinal ("14th", `DAY`) as Spanish says it, the bare number, and "of every
-    month" with it ("the 1st of every month" came out "el 1 de mes").
+    """A day of the month written as an ordinal ("14th", "fourteenth", `DAY`) as Spanish says it, the bare number in
+    digits, and "of every month" with it ("the 1st of every month" came out "el 1 de mes").
 
-    >>> spanish_day("14th"), spanish_day("3rd"), spanish_day("1st of every month")
-    ('14', '3', '1 de cada mes')
+    >>> spanish_day("14th"), spanish_day("Twenty first"), spanish_day("1st of every month")
+    ('14', '21', '1 de cada mes')
     """
-    return re.sub(r"(?:st|nd|rd|th)(\s+of\s+(?:every|each)\s+month)?$", lambda every: " de cada mes" if every[1] else "",
-                  written)
+    day, every = re.fullmatch(r"(.+?)(\s+of\s+(?:every|each)\s+month)?", written).groups()
+    return str(ordinal_value(day)) + (" de cada mes" if every else "")
 
 
 def spanish_weekdays(written):
@@ -1236,6 +1261,10 @@ def restore(translation, source, spans, meanings):
             return label[0].upper() + label[1:] if article[0].isupper() else label
         translation = re.sub(rf"(?<!\w)(?:([Ee]l|[Ll]as?|[Ll]os|[Uu]nas?|[Uu]n)|([Dd]e|[Aa])l) {re.escape(label)}(?!\w)",
                              with_its_article, translation)
+    # A century is masculine: "vivimos en las siglo XXI" -> "en el siglo XXI".
+    for century in {span.value for span in spans if span.kind == "century"}:
+        translation = re.sub(rf"(?<!\w)(?:([Ee])l|([Ll])(?:as?|os)) (?={re.escape(century)}(?!\w))",
+                             lambda m: ("E" if (m[1] or m[2]).isupper() else "e") + "l ", translation)
     # Hours are feminine and take their article: "aterriza a los 6:45 p.m.", "a 4 en punto", "hasta el 7 p.m.", "del 7
     # p.m." -> "a las ...", "hasta las ...", "de las ...".
     for hour in {span.value for span in spans if span.kind == "time"}:
