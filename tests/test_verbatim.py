@@ -125,6 +125,9 @@ def test_every_example_of_the_table_comes_back_from_behind_its_stand_in(kind, ex
     ("Tom saw Grandma today", [("address", "la abuela")]),  # a grandparent called as by a name
     ("Grandma, Tom is here", [("name", "Grandma")]),  # not when called: a name as any other
     ("Tom read Part I.", [("label", "la parte I")]),
+    ("Tom flies with Iberia, flight IB 6251, seat 23C", [("name", "Iberia"), ("label", "el vuelo IB 6251"),
+                                                           ("label", "el asiento 23C")]),  # a capital in the number
+    ("Tom sat with seat 23 mates", [("number", "23")]),  # in lower case after another word, only then
     ("Tom was in part I think", []),  # "I" a pronoun
     ("Tom was the 3rd.", []),  # nor one after no preposition
     ("Tom is from the 19th century", [("century", "siglo XIX")]),  # in Roman numerals, as Spanish writes it
@@ -411,6 +414,8 @@ def test_a_written_date_after_a_preposition_takes_el(translation, restored):
     ("Tom has a 2-for-1 deal.", "Tom tiene un 45.", "Tom tiene un 2x1."),
     ("Tom comes at 1:30 p.m.", "Tom viene a 45.", "Tom viene a la 1:30 p.m."),
     ("Tom is in Building 4, Room 12.", "Tom está en 45,37.", "Tom está en el edificio 4, la habitación 12."),
+    ("Tom is here, Room 12.", "Tom está aquí,45.", "Tom está aquí, la habitación 12."),  # after no span too
+    ("Your flight UA 12 is late.", "45 llega tarde.", "Tu vuelo UA 12 llega tarde."),  # with the word before it
     ("Aunt Linda sent it.", "John lo envió.", "La tía Linda lo envió."),  # kin before a name, as Spanish says it
     ("Grandpa saw Tom today.", "John vio a Tom hoy.", "El abuelo vio a Tom hoy."),  # a grandparent alone, as a name
     ("Tom fought in World War I.", "Tom luchó en la John.", "Tom luchó en la Primera Guerra Mundial."),  # no "Segunda"

@@ -209,18 +209,31 @@ def ages(translation, source):
     return _GIRA_AGE.sub(cumplir, translation)
 
 
+# A count other than one before "millón" ("El museo llega a los dos millón de visitas"): Spanish says "millones".
+_ONE_MILLION_TOO_MANY = re.compile(rf"(?<![\w.,])((?!1(?![\d.,]))\d+(?:[.,]\d+)*|{SPANISH_WORD.pattern})\s+millón(?!\w)")
+
+
+def plural_scales(translation, source):
+    """`translation` with "millón" in the plural after a count other than one.
+
+    >>> plural_scales("Llegan dos millón, un millón, 1.5 millón y 1 millón.", "")
+    'Llegan dos millones, un millón, 1.5 millones y 1 millón.'
+    """
+    return _ONE_MILLION_TOO_MANY.sub(r"\1 millones", translation)
+
+
 def tidied(translation, source, lexicon):
     """`translation` of `source` as Spanish writes it: a full stop the model put after initials inside a sentence goes
     (`unbroken`), a word written twice in a row is written once (`unrepeated`), an ordinal written back in the
     masculine ("cuarto", "2.º") agrees with the determiner before it (`agreeing`), the articles are as Spanish writes
-    them ("del", no English "The" opening it), and weekdays, rough counts and ages are said as the source says them
-    (`weekdays`, `roughly`, `ages`).
+    them ("del", no English "The" opening it), weekdays, rough counts and ages are said as the source says them
+    (`weekdays`, `roughly`, `ages`) and "millón" agrees with its count (`plural_scales`).
 
     >>> tidied("The perro gira 5 el lunes.", "The dog turns 5 on Monday.", {"perro"})
     'El perro cumple 5 años el lunes.'
     """
     translation = articles(agreeing(unrepeated(unbroken(translation, source, lexicon), source)))
-    for tidy in (english_article, weekdays, roughly, ages):
+    for tidy in (english_article, weekdays, roughly, ages, plural_scales):
         translation = tidy(translation, source)
     return translation
 

@@ -165,8 +165,13 @@ DAY = ("(?:" + "|".join(rf"(?<=\b[{word[0]}{word[0].upper()}]{word[1:]} the )" f
        r"month)\b)[a-z]))")
 # "#" and a number, or a code of capitals and digits, after a label or a `SIGNED_LABELS` noun in any case, with the
 # word before it (`LABEL_DETERMINERS`): "Invoice #2231", "your order #58213", "the invoice INV-2024-0042".
-SIGNED_LABEL = (rf"(?i:(?:{'|'.join(LABEL_DETERMINERS)})\s)?(?i:{LABEL}|{'|'.join(SIGNED_LABELS)})"
+LABEL_DETERMINER = rf"(?i:(?:{'|'.join(LABEL_DETERMINERS)})\s)?"
+SIGNED_LABEL = (rf"{LABEL_DETERMINER}(?i:{LABEL}|{'|'.join(SIGNED_LABELS)})"
                 r"\s(?:#\s?\d+(?:-\d+)*|[A-Z]{2,}-(?=[A-Z\d-]*\d)[A-Z\d]+(?:-[A-Z\d]+)*)(?![\w-])")
+# A label in lower case after any word when a capital letter is part of its number, with the word before it: "I'm
+# flying with Iberia, flight IB 6251, seat 23C." came out "… asiento a IB 6251, el asiento a 23C" ("flight" said
+# "asiento"), "Your flight UA 1234 …" "Tu7 el vuelo UA 1234 …".
+CODED_LABEL = rf"{LABEL_DETERMINER}(?i:{LABEL})" r"(?=\s(?:[A-Z]{1,2}\s?\d|\d+[A-Z](?![\w-])))"
 # The words after which a label may be in lower case ("Call extension 4402" opening a sentence too).
 LOWER_LABEL_AFTER = "|".join(f"(?<=[{word[0]}{word[0].upper()}]{word[1:]} )"
                              for word in ("in", "on", "at", "to", "from", "into", "see", "read", "call", "dial", "take", "watch"))
@@ -257,9 +262,10 @@ KINDS = (
     # after a preposition or a verb that goes to one ("in room 214", "call extension 4402": "llamar extension a las
     # 4402"), as "the room 5 minutes ago" is no label; but for "version", which numbers whatever comes before it ("The
     # new update, version 4.2, fixed the login bug." came out "El nuevo cartero, la entrada 4.2, login la perilla.").
-    Kind("label", rf"(?<![\w-])(?:(?:{LABEL}|(?:{LOWER_LABEL_AFTER})(?i:{LABEL})|version){LABEL_NUMBER}|{SIGNED_LABEL})", "number",
+    Kind("label", rf"(?<![\w-])(?:(?:{LABEL}|(?:{LOWER_LABEL_AFTER})(?i:{LABEL})|{CODED_LABEL}|version){LABEL_NUMBER}"
+                  rf"|{SIGNED_LABEL})", "number",
          ("Room 214", "Chapter 12", "Gate B12", "Version 2.4.1", "Terminal 2", "Highway 101", "Chapter IV",
-          "Flight AA 2417", "Order #45821", "your invoice INV-2024-0187")),
+          "Flight AA 2417", "Order #45821", "your invoice INV-2024-0187", "flight IB 6251", "seat 23C")),
     # Two numbers with "to" between, a range, a ratio or a score: "4 to 1" came out "4 1", "6 to 8 years" "6 para 8 años".
     # A deal, "2-for-1" ("una echa de 2-10": a number changed), as Spanish writes it, "2x1".
     # Two times too when the last says "a.m." or "p.m." ("from 10 p.m. to 2 a.m." came out "de 10 p.m. para 2 a.m.");
@@ -1282,11 +1288,13 @@ def restore(translation, source, spans, meanings):
     if not re.search(r"(?i)\b(?:years?|old|ages?|aged)\b", source):
         for value in {span.value for span in spans if not span.value.isdigit()}:
             translation = re.sub(rf"(?<!\w)({re.escape(value)}) años(?!\w)", r"\1", translation)
-    # Two spans a comma parts in the source stay parted: "45, 37" came out "45,37" ("el edificio 4,la habitación 12");
-    # an "of" between them the model copied is Spanish's "de" ("16 GB of RAM" came out "16 GB of RAM").
+    # A span after a comma in the source stays parted from what comes before it: "45, 37" came out "45,37" ("el edificio
+    # 4,la habitación 12", "a las 6:45,la puerta B22", the time left to the model); an "of" the model copied between two
+    # spans is Spanish's "de" ("16 GB of RAM" came out "16 GB of RAM").
+    for span in spans:
+        if source[:span.start].endswith(", "):
+            translation = re.sub(rf"(?<=[^\s,]),(?={re.escape(span.value)})", ", ", translation)
     for first, second in zip(spans, spans[1:]):
-        if source[first.end:second.start] == ", ":
-            translation = translation.replace(f"{first.value},{second.value}", f"{first.value}, {second.value}")
         translation = translation.replace(f"{first.value} of {second.value}", f"{first.value} de {second.value}")
     return spanish_calendar(translation, source), notes
 
