@@ -125,6 +125,7 @@ def test_every_example_of_the_table_comes_back_from_behind_its_stand_in(kind, ex
     ("Tom saw Grandma today", [("address", "la abuela")]),  # a grandparent called as by a name
     ("Grandma, Tom is here", [("name", "Grandma")]),  # not when called: a name as any other
     ("Tom read Part I.", [("label", "la parte I")]),
+    ("Tom's license plate is 7ABC123", [("number_name", "número de matrícula"), ("code", "7ABC123")]),  # masculine
     ("Tom flies with Iberia, flight IB 6251, seat 23C", [("name", "Iberia"), ("label", "el vuelo IB 6251"),
                                                            ("label", "el asiento 23C")]),  # a capital in the number
     ("Tom sat with seat 23 mates", [("number", "23")]),  # in lower case after another word, only then
@@ -415,6 +416,7 @@ def test_a_written_date_after_a_preposition_takes_el(translation, restored):
     ("Tom comes at 1:30 p.m.", "Tom viene a 45.", "Tom viene a la 1:30 p.m."),
     ("Tom is in Building 4, Room 12.", "Tom está en 45,37.", "Tom está en el edificio 4, la habitación 12."),
     ("Tom is here, Room 12.", "Tom está aquí,45.", "Tom está aquí, la habitación 12."),  # after no span too
+    ("Tom is away from the 14th to the 17th.", "Tom está fuera del 45 37.", "Tom está fuera del 14 al 17."),  # "to the"
     ("Your flight UA 12 is late.", "45 llega tarde.", "Tu vuelo UA 12 llega tarde."),  # with the word before it
     ("Aunt Linda sent it.", "John lo envió.", "La tía Linda lo envió."),  # kin before a name, as Spanish says it
     ("Grandpa saw Tom today.", "John vio a Tom hoy.", "El abuelo vio a Tom hoy."),  # a grandparent alone, as a name
@@ -1371,8 +1373,11 @@ def test_a_weekday_is_said_as_the_source_says_it_one_day_a_habit_or_a_deadline(t
     ("My son turns 5 tomorrow.", "Mi hijo gira 5 mañana.", "Mi hijo cumple 5 años mañana."),  # an age
     ("She turned 30.", "Ella giró a 30 años.", "Ella cumplió 30 años."),
     ("Turn 2 pages.", "Gira 2 páginas.", "Gira 2 páginas."),  # no age: something follows the number
+    ("The Hendersons' dog barks.", "El perro de Hendersons ladra.", "El perro de los Hendersons ladra."),  # a family's
+    ("It has 2 million users.", "Tiene dos millón de usuarios.", "Tiene dos millones de usuarios."),  # "millón" agrees
 ])
-def test_a_rough_count_and_an_age_are_said_as_spanish_says_them(tiny_translator, monkeypatch, source, model, expected):
+def test_a_rough_count_an_age_a_familys_dog_and_millions_are_said_as_spanish_says_them(tiny_translator, monkeypatch, source,
+                                                                                       model, expected):
     speaking(tiny_translator, monkeypatch, {source.replace("$30", "45"): model})
     monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, **dict.fromkeys(WORD.findall(source), 9)})
     monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | set(WORD.findall(expected.lower())))

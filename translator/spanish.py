@@ -222,18 +222,35 @@ def plural_scales(translation, source):
     return _ONE_MILLION_TOO_MANY.sub(r"\1 millones", translation)
 
 
+# A family's possessive ("The Hendersons' dog"), not a span: Spanish says the family with its article, which the model
+# dropped ("El perro de Hendersons").
+_FAMILY_OF = re.compile(r"\b[Tt]he ([A-Z][a-z]+s)['’](?!\w)")
+
+
+def families(translation, source):
+    """`translation` with each family `source` says in the possessive after "de" with its article.
+
+    >>> families("El perro de Hendersons ladra, como el del Smiths.", "The Hendersons' dog barks, like the Smiths' one.")
+    'El perro de los Hendersons ladra, como el de los Smiths.'
+    """
+    for family in _FAMILY_OF.finditer(source):
+        translation = re.sub(rf"(?<!\w)de(?:l| los)? {family[1]}(?!\w)", f"de los {family[1]}", translation)
+    return translation
+
+
 def tidied(translation, source, lexicon):
     """`translation` of `source` as Spanish writes it: a full stop the model put after initials inside a sentence goes
     (`unbroken`), a word written twice in a row is written once (`unrepeated`), an ordinal written back in the
     masculine ("cuarto", "2.º") agrees with the determiner before it (`agreeing`), the articles are as Spanish writes
     them ("del", no English "The" opening it), weekdays, rough counts and ages are said as the source says them
-    (`weekdays`, `roughly`, `ages`) and "millón" agrees with its count (`plural_scales`).
+    (`weekdays`, `roughly`, `ages`), "millón" agrees with its count (`plural_scales`) and a family in the possessive
+    takes its article (`families`).
 
     >>> tidied("The perro gira 5 el lunes.", "The dog turns 5 on Monday.", {"perro"})
     'El perro cumple 5 años el lunes.'
     """
     translation = articles(agreeing(unrepeated(unbroken(translation, source, lexicon), source)))
-    for tidy in (english_article, weekdays, roughly, ages, plural_scales):
+    for tidy in (english_article, weekdays, roughly, ages, plural_scales, families):
         translation = tidy(translation, source)
     return translation
 

@@ -1290,12 +1290,16 @@ def restore(translation, source, spans, meanings):
             translation = re.sub(rf"(?<!\w)({re.escape(value)}) años(?!\w)", r"\1", translation)
     # A span after a comma in the source stays parted from what comes before it: "45, 37" came out "45,37" ("el edificio
     # 4,la habitación 12", "a las 6:45,la puerta B22", the time left to the model); an "of" the model copied between two
-    # spans is Spanish's "de" ("16 GB of RAM" came out "16 GB of RAM").
+    # spans is Spanish's "de" ("16 GB of RAM" came out "16 GB of RAM"), and a day's "to the" that it dropped between two
+    # is "al" ("from the fourteenth to the seventeenth" came out "del 14 17").
     for span in spans:
         if source[:span.start].endswith(", "):
             translation = re.sub(rf"(?<=[^\s,]),(?={re.escape(span.value)})", ", ", translation)
     for first, second in zip(spans, spans[1:]):
         translation = translation.replace(f"{first.value} of {second.value}", f"{first.value} de {second.value}")
+        if second.kind == "day" and source[first.end:second.start] == " to the ":
+            translation = re.sub(rf"(?<!\w){re.escape(first.value)} (?={re.escape(second.value)}(?!\w))",
+                                 f"{first.value} al ", translation)
     return spanish_calendar(translation, source), notes
 
 

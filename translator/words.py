@@ -93,13 +93,16 @@ NUMBER_NAMES = {
         "customer": "cliente", "member": "socio", "membership": "socio", "invoice": "factura", "policy": "póliza",
         "serial": "serie", "ticket": "ticket", "flight": "vuelo", "license": "licencia", "model": "modelo",
         "part": "pieza", "claim": "reclamación", "passport": "pasaporte", "seat": "asiento", "room": "habitación",
-        "table": "mesa"}.items()},
+        "table": "mesa", "plate": "matrícula", "registration": "matrícula", "ID": "identificación"}.items()},
     **{f"{what} code": f"código de {spanish}" for what, spanish in {
         "verification": "verificación", "confirmation": "confirmación", "access": "acceso", "security": "seguridad",
         "discount": "descuento", "promo": "descuento", "promotional": "descuento", "coupon": "descuento",
         "booking": "reserva", "reservation": "reserva", "error": "error", "activation": "activación",
-        "gift": "regalo"}.items()},
-    "zip code": "código postal", "postal code": "código postal"}
+        "gift": "regalo", "tracking": "seguimiento", "reference": "referencia"}.items()},
+    # A plate and a booking's reference said by masculine nouns, which agree with the article the model writes before
+    # a place's stand-in ("la matrícula" would not).
+    "zip code": "código postal", "postal code": "código postal", "license plate": "número de matrícula",
+    "booking reference": "código de reserva"}
 # A rough count opening a sentence ("About 200 people came" came out "Aproximar a la reunión de 200 personas"), as
 # Spanish says it.
 ROUGHLY = {"About": "alrededor de", "Around": "alrededor de", "Roughly": "aproximadamente",
