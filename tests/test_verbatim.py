@@ -125,6 +125,7 @@ def test_every_example_of_the_table_comes_back_from_behind_its_stand_in(kind, ex
     ("Tom saw Grandma today", [("address", "la abuela")]),  # a grandparent called as by a name
     ("Grandma, Tom is here", [("name", "Grandma")]),  # not when called: a name as any other
     ("Tom read Part I.", [("label", "la parte I")]),
+    ("Tom took bus 27 home", [("label", "el autobús 27")]),  # in lower case after a verb of travel
     ("Tom's license plate is 7ABC123", [("number_name", "número de matrícula"), ("code", "7ABC123")]),  # masculine
     ("Tom flies with Iberia, flight IB 6251, seat 23C", [("name", "Iberia"), ("label", "el vuelo IB 6251"),
                                                            ("label", "el asiento 23C")]),  # a capital in the number
@@ -1353,6 +1354,9 @@ def test_hey_greeting_no_one_is_left_to_the_model():
     ("Tom comes on Saturdays.", "Tom viene los sábados.", "Tom viene los sábados."),  # a habit
     ("Tom will always come on Saturday.", "Tom siempre vendrá los sábados.", "Tom siempre vendrá los sábados."),
     ("Tom turns 9 on Saturday.", "Tom gira 9 los sábados.", "Tom cumple 9 años el sábado."),  # a birthday: one day
+    ("Tom came on Sunday.", "Tom vino en domingo.", "Tom vino el domingo."),  # never a bare day
+    ("Tom turned 9 on Sunday.", "Tom cumplió 9 años domingo.", "Tom cumplió 9 años el domingo."),
+    ("Tom works on Sunday.", "Tom trabaja de lunes a domingo.", "Tom trabaja de lunes a domingo."),  # after "a": as written
     ("Tom eats fish on Fridays.", "Tom come pescado con viernes.", "Tom come pescado los viernes."),  # a habit
     ("Tom eats fish on Fridays.", "Tom come pescado el viernes.", "Tom come pescado los viernes."),
     ("Tom eats fish on Friday.", "Tom come pescado el viernes.", "Tom come pescado el viernes."),

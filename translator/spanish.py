@@ -133,6 +133,13 @@ _ONE_TIME = re.compile(r"(?i)\b(?:will|'ll|going to|next|this|tomorrow)\b|\b(?:a
 _HABIT = re.compile(r"(?i)\b(?:every|always|usually|often|never|each)\b")
 
 
+# Words a weekday may follow without "el": articles, determiners, prepositions that take a bare day ("de lunes a
+# viernes", "hasta el" is written with it).
+_BEFORE_BARE_DAY = {"el", "los", "del", "al", "de", "a", "cada", "este", "ese", "aquel", "próximo", "otro", "un", "y", "o",
+                    "e", "u", "hasta", "desde", "para", "por", "todos", "mismo", "primer", "último", "pasado", "entre",
+                    "ni", "ningún", "algún", "tu", "su", "mi", "nuestro", "que", "viene"}
+
+
 def weekdays(translation, source):
     """`translation` with each weekday as `source` says it, where the model said it otherwise: one day, of what will
     be or is under way ("They are coming over on Saturday." -> "… vendrán los sábados." -> "el sábado"), a habit
@@ -150,9 +157,14 @@ def weekdays(translation, source):
     """
     one_time = (_ONE_TIME.search(source) or _TURNS_AGE.search(source)) and not _HABIT.search(source)
     for day, dia in zip(WEEKDAYS, DIAS):
-        if one_time and re.search(rf"\bon {day}\b", source) and not re.search(rf"\b{day}s\b", source):
-            translation = re.sub(rf"(?<!\w)([Ll])os {dia}s?(?!\w)", lambda m, dia=dia: f"{'E' if m[1] == 'L' else 'e'}l {dia}",
-                                 translation)
+        if re.search(rf"\bon {day}\b", source) and not re.search(rf"\b{day}s\b", source):
+            # "en domingo", or "domingo" after a word that takes no bare day, is "el domingo" ("cumplió 60 años domingo").
+            translation = re.sub(rf"(?<!\w)([Ee])n (?={dia}(?!\w))", r"\1l ", translation)
+            translation = re.sub(rf"(?<!\w)(\w+) (?={dia}(?!\w))",
+                                 lambda m: m[0] if m[1].lower() in _BEFORE_BARE_DAY else m[0] + "el ", translation)
+            if one_time:
+                translation = re.sub(rf"(?<!\w)([Ll])os {dia}s?(?!\w)",
+                                     lambda m, dia=dia: f"{'E' if m[1] == 'L' else 'e'}l {dia}", translation)
         if re.search(rf"\b[Oo]n {day}s\b", source):
             translation = re.sub(rf"(?<!\w)(?:[Cc]on|[Aa]|[Ee][nl]) {dia}(?!\w)",
                                  lambda m, dia=dia: ("L" if m[0][0].isupper() else "l") + "os " + dia, translation)

@@ -174,7 +174,8 @@ SIGNED_LABEL = (rf"{LABEL_DETERMINER}(?i:{LABEL}|{'|'.join(SIGNED_LABELS)})"
 CODED_LABEL = rf"{LABEL_DETERMINER}(?i:{LABEL})" r"(?=\s(?:[A-Z]{1,2}\s?\d|\d+[A-Z](?![\w-])))"
 # The words after which a label may be in lower case ("Call extension 4402" opening a sentence too).
 LOWER_LABEL_AFTER = "|".join(f"(?<=[{word[0]}{word[0].upper()}]{word[1:]} )"
-                             for word in ("in", "on", "at", "to", "from", "into", "see", "read", "call", "dial", "take", "watch"))
+                             for word in ("in", "on", "at", "to", "from", "into", "see", "read", "call", "dial", "take", "watch",
+                                          "took", "takes", "catch", "caught", "board", "ride", "rode"))
 # The words of a street's name after its number.
 STREETS = ("Avenue", "Ave", "Street", "St", "Boulevard", "Blvd", "Road", "Rd", "Place", "Pl", "Drive", "Dr", "Lane", "Ln")
 # Not "Dr." or "St." before a name: "Ask Dr. Brown", "visit St. Louis".
