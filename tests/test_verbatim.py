@@ -234,9 +234,19 @@ def test_one_family_a_sentence_the_others_names():
     assert values("Tom saw the Hendersons and the Garcias") == [("family", "los Hendersons"), ("name", "Garcias")]
 
 
-@pytest.mark.parametrize("text", ["Nearly 2 million cats", "About 3 out of 4 cats", "About 5:30 the cats"])
-def test_no_rough_count_before_a_scale_a_share_or_a_time(text):
+@pytest.mark.parametrize("text", ["Nearly 2 thousand cats", "About 2 million billion cats", "About 3 out of 4 cats",
+                                  "About 5:30 the cats"])
+def test_no_rough_count_before_a_scale_but_millions_a_share_or_a_time(text):
     assert "rough" not in [kind for kind, _ in values(text)]
+
+
+@pytest.mark.parametrize("text, value", [
+    ("Nearly 2 million cats came", "casi 2 millones de"),  # "de" before the noun counted
+    ("Nearly 2 million watched it", "casi 2 millones"),  # not before a verb
+    ("About 1 million of them came", "alrededor de 1 millón"),
+])
+def test_a_rough_count_of_millions_says_them_in_spanish(text, value):
+    assert ("rough", value) in values(text)
 
 
 def test_a_text_of_spans_only_opens_with_a_capital_where_the_source_does(recording):

@@ -19,7 +19,7 @@ import re
 from decimal import Decimal
 
 from translator.verbatim import CURRENCY, DAY, MONTH
-from translator.words import ORDINAL_DAYS, opens_sentence, starts_sentence
+from translator.words import ORDINAL_DAYS, counts_noun, opens_sentence, starts_sentence
 
 # Small numbers, which `verbatim.find` leaves to the model: one digit ("3 items"), or a number in words up to
 # ninety-nine ("six", "twenty-one"; not "one", as often "a" or "the one"), not part of a number with a scale ("three
@@ -77,9 +77,9 @@ MANY = re.compile(rf"(?<![\w-]){_MANY_WORD}(?:\s+{_MANY_WORD})*(?!\w)")
 # back in Roman numerals ("siglo XIX", `verbatim.spanish_century`).
 ORDINAL = re.compile(r"(?<![\w.,-])(\d+)(?:st|nd|rd|th)(?!\w)(?!\s+century\b)")
 SPANISH_ORDINALS = ("primer", "segund", "tercer", "cuart", "quint", "sext", "séptim", "octav", "noven", "décim")
-# An ordinal in words, from the third to the hundredth ("the fourth floor" -> "el cuatro piso": a number changed; "the twelfth floor",
-# which the corpus shows once, "el piso suave"): "first" and "second" say other things too ("at first" -> "al
-# principio", "wait a second" -> "espera un momento"). Not a century's, a span (`verbatim.spanish_century`).
+# An ordinal in words, from the third to the hundredth ("the fourth floor" -> "el cuatro piso": a number changed;
+# "the twelfth floor", which the corpus shows once, "el piso suave"): "first" and "second" say other things too ("at
+# first" -> "al principio", "wait a second" -> "espera un momento"). Not a century's, a span (`verbatim.spanish_century`).
 ORDINAL_WORDS = {**{word: value for value, word in enumerate(ORDINAL_DAYS[2:19], 3)},
                  **{tens[:-1] + "ieth": 10 * value for value, tens in enumerate(TENS, 2)},  # "twentieth"
                  **{f"{tens}-{unit}": 10 * value + ones for value, tens in enumerate(TENS, 2)  # "forty-fifth"
@@ -108,9 +108,6 @@ IMPLIED = {"both": (2,), "twice": (2,), "couple": (2,), "pair": (2,), "double": 
            "decade": (10,), "score": (20,), "quarter": (15,), "quarters": (15, 25), "week": (7, 8, 15), "weeks": (15,),
            "fortnight": (15,), "midnight": (12,), "noon": (12,), "once": (11,)}
 SPANISH_WORD = re.compile(rf"(?i:{_SPANISH_WORD})")
-# After these words "2 millones" takes no "de" before them: they are no noun it counts.
-NOT_COUNTED = {"of", "and", "or", "to", "in", "on", "at", "for", "by", "from", "with", "than", "a", "an", "the", "is", "are",
-               "was", "were", "will", "would", "per", "each", "every", "this", "that", "ago", "more", "less", "times"}
 
 
 def word_value(word):
@@ -165,8 +162,8 @@ def values_of(text):
     each way of reading its digits (`readings`), English's first: "a hundred and two" is 102, "dos mil millones"
     2,000,000,000.
 
-    >>> values_of("two hundred and fifty thousand"), values_of("1.500 millones")
-    ((Decimal('250000'),), (Decimal('1500000.000'), Decimal('1500000000')))
+    >>> values_of("two hundred and fifty thousand"), values_of("1.500 millones"), values_of("555.123.4567 million")
+    ((Decimal('250000'),), (Decimal('1500000.000'), Decimal('1500000000')), (Decimal('5551234567000000'),))
     """
     tokens = [token for token in re.findall(rf"{DIGITS}|[^\W\d_]+(?:-[^\W\d_]+)?", text) if token.lower() not in ("and", "y")]
     values = []
@@ -180,8 +177,8 @@ def values_of(text):
                 group, current = group + (current or 1) * scale, Decimal(0)
             elif scale:
                 total, group, current = total + (group + current) * scale, Decimal(0), Decimal(0)
-            elif token[0].isdigit():
-                options = readings(token)
+            elif token[0].isdigit():  # digits no reading fits ("555.123.4567 million") read as they are
+                options = readings(token) or (Decimal(re.sub(r"\D", "", token)),)
                 current += options[min(way, len(options) - 1)]
             else:
                 current += word_value(token)
@@ -299,9 +296,7 @@ def spanish_scaled(match, source):
     scale, one, many = (10**12, "billón", "billones") if value >= 10**12 else (10**6, "millón", "millones")
     count = value / scale
     said = {1: f"un {one}", 1000: "mil millones"}.get(count, f"{spanish_digits(count)} {many}")
-    after = re.match(r"\s+([^\W\d_]+)", source[match.end():])
-    counts_noun = after is not None and after.group(1).lower() not in NOT_COUNTED
-    return currency + said + (" de" if counts_noun and not currency else "")
+    return currency + said + (" de" if counts_noun(source[match.end():]) and not currency else "")
 
 
 def spanish_number(value):

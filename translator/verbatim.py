@@ -76,6 +76,7 @@ from translator.words import (
     TITLES,
     UNIT_WORDS,
     WORD,
+    counts_noun,
     opens_sentence,
 )
 
@@ -171,7 +172,7 @@ SIGNED_LABEL = (rf"{LABEL_DETERMINER}(?i:{LABEL}|{'|'.join(SIGNED_LABELS)})"
 # A label in lower case after any word when a capital letter is part of its number, with the word before it: "I'm
 # flying with Iberia, flight IB 6251, seat 23C." came out "… asiento a IB 6251, el asiento a 23C" ("flight" said
 # "asiento"), "Your flight UA 1234 …" "Tu7 el vuelo UA 1234 …".
-CODED_LABEL = rf"{LABEL_DETERMINER}(?i:{LABEL})" r"(?=\s(?:[A-Z]{1,2}\s?\d|\d+[A-Z](?![\w-])))"
+CODED_LABEL = rf"{LABEL_DETERMINER}(?i:{LABEL})(?=\s(?:[A-Z]{{1,2}}\s?\d|\d+[A-Z](?![\w-])))"
 # The words after which a label may be in lower case ("Call extension 4402" opening a sentence too).
 LOWER_LABEL_AFTER = "|".join(f"(?<=[{word[0]}{word[0].upper()}]{word[1:]} )"
                              for word in ("in", "on", "at", "to", "from", "into", "see", "read", "call", "dial", "take", "watch",
@@ -369,10 +370,11 @@ KINDS = (
                    r"(?![\w'’-])(?!\s+[A-ZÀ-ÖØ-Þ])", "pair", ("the Hendersons", "Mr. and Mrs. Tanaka")),
     # What a number or code names, "order number", "verification code" (`NUMBER_NAMES`), as Spanish says it.
     Kind("number_name", rf"(?<![\w-])(?i:{'|'.join(NUMBER_NAMES)})(?![\w-])", "place", ("order number", "zip code")),
-    # A rough count opening a sentence (`ROUGHLY`): mid-sentence the model says "alrededor de 200" itself. Not before a
-    # scale ("Nearly 2 million", said by `translator.numbers`) nor a share ("About 3 out of 4").
+    # A rough count opening a sentence (`ROUGHLY`): mid-sentence the model says "alrededor de 200" itself. With
+    # millions too ("Nearly 1.5 million people watched the final." came out "El miedo de 1.5 millones de ver a la
+    # final."), not before another scale nor a share ("About 3 out of 4").
     Kind("rough", rf"(?:^|(?<=[.!?]\s))(?:{'|'.join(ROUGHLY)})\s{CURRENCY}?\d+(?:[.,]\d+)*"
-                  rf"(?:%|\s?(?:{UNITS})(?![\w/°]))?"
+                  rf"(?:\smillion|%|\s?(?:{UNITS})(?![\w/°]))?"
                   r"(?![\w%:/-]|[.,]\d|\s+(?:(?:hundred|thousand|million|billion|trillion|dozen)s?|out\s+of)\b)",
          "number", ()),
     Kind("title", rf"\b(?:(?:{'|'.join(TITLES)})\.?|{'|'.join(OFFICES)})\s{CAPITALISED}(?:\s{CAPITALISED})*", "name",
@@ -695,15 +697,17 @@ def spanish_family(written):
 
 
 def spanish_rough(written):
-    """A rough count as Spanish says it (`ROUGHLY`), a percentage with its article.
+    """A rough count as Spanish says it (`ROUGHLY`), a percentage with its article, millions in Spanish (`find` puts
+    "de" after them before a noun they count).
 
-    >>> spanish_rough("About 200"), spanish_rough("Nearly 20%"), spanish_rough("Around 5 km")
-    ('alrededor de 200', 'casi el 20%', 'alrededor de 5 km')
+    >>> spanish_rough("About 200"), spanish_rough("Nearly 20%"), spanish_rough("Around 5 km"), spanish_rough("Almost 2 million")
+    ('alrededor de 200', 'casi el 20%', 'alrededor de 5 km', 'casi 2 millones')
     """
     word, number = written.split(" ", 1)
     said = ROUGHLY[word]
     if number.endswith("%"):
         said = said + "l" if said.endswith(" de") else said + " el"
+    number = re.sub(r"\smillion$", " millón" if number.startswith("1 ") else " millones", number)
     return f"{said} {number}"
 
 
@@ -914,6 +918,8 @@ def find(text, counts, glossary_spans=()):
                 continue
             if kind == "title" and value != text[start:end] and addressed(text, start, end):
                 value = value.split(" ", 1)[1]  # "Gracias, Sr. Tanaka": no article before one spoken to or named
+            if kind == "rough" and value.endswith(("millón", "millones")) and counts_noun(text[end:]):
+                value += " de"  # "Casi 2 millones de personas"
             spans.append(Span(start, end, kind, value))
             taken.append((start, end))
     return joined(text, sorted(spans))

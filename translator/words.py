@@ -144,6 +144,22 @@ CLOSINGS = {"Best regards": "Saludos cordiales", "Kind regards": "Saludos cordia
             "Yours truly": "Atentamente", "Thanks": "Gracias", "Thank you": "Gracias", "Many thanks": "Muchas gracias",
             "Cheers": "Saludos"}
 
+# After these words "2 millones" takes no "de" before them: they are no noun it counts.
+NOT_COUNTED = {"of", "and", "or", "to", "in", "on", "at", "for", "by", "from", "with", "than", "a", "an", "the", "is", "are",
+               "was", "were", "will", "would", "per", "each", "every", "this", "that", "ago", "more", "less", "times"}
+
+
+def counts_noun(after):
+    """Whether `after`, the text after a number with a scale, opens with a noun the number counts, which Spanish says
+    after "de" ("2 millones de personas"): not a word of `NOT_COUNTED`, nor a verb in the past ("2 million watched").
+
+    >>> counts_noun(" people came"), counts_noun(" of them"), counts_noun(" watched it"), counts_noun(".")
+    (True, False, False, False)
+    """
+    word = re.match(r"\s+([^\W\d_]+)", after)
+    return word is not None and word[1].lower() not in NOT_COUNTED and not word[1].endswith("ed")
+
+
 def opens_sentence(text, start):
     """Whether the word at `start` of `text` opens its sentence: only spaces and opening marks come before it.
 
