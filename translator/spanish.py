@@ -23,7 +23,7 @@ import re
 import unicodedata
 
 from translator.numbers import DIGITS, EN_WORD, SPANISH_ORDINALS, SPANISH_WORD
-from translator.verbatim import CURRENCY, DIAS, INITIALS, WEEKDAYS
+from translator.verbatim import CURRENCY, DIAS, INITIALS, WEEKDAY, WEEKDAYS
 
 AR = ("o as a amos áis an é aste ó asteis aron aba abas ábamos abais aban aré arás ará aremos aréis arán aría arías "
       "aríamos aríais arían e es emos éis en ara aras áramos arais aran ase ases ásemos aseis asen ando ado ada ados adas "
@@ -155,6 +155,8 @@ def weekdays(translation, source):
     >>> weekdays("Mándalo por viernes, o por el lunes.", "Send it by Friday, or by Monday.")
     'Mándalo para el viernes, o para el lunes.'
     """
+    if not WEEKDAY.search(source):  # most sources: none of the searches below can match
+        return translation
     one_time = (_ONE_TIME.search(source) or _TURNS_AGE.search(source)) and not _HABIT.search(source)
     for day, dia in zip(WEEKDAYS, DIAS):
         if re.search(rf"\bon {day}\b", source) and not re.search(rf"\b{day}s\b", source):
