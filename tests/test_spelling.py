@@ -67,6 +67,23 @@ def test_the_model_is_given_a_number_joined_to_a_unit_after_its_noun(tiny_transl
     assert decoded == [["Tom took a trip of 3 days."]]
 
 
+@pytest.mark.parametrize("typed, given", [
+    ("Tom took a 3-day trip.", "Tom took a trip of 3 days."),
+    ("Tom has a twenty-year-old car.", "Tom has a car of twenty years."),  # a number in words
+    ("Tom saw a one-day pass.", "Tom saw a pass of one day."),  # one: the unit in the singular
+    ("Tom has an 18th-century house.", "Tom has a house of the 18th century."),  # a century, "an" before the noun
+    ("Tom has a nineteenth-century desk.", "Tom has a desk of the nineteenth century."),
+    ("Tom likes 20th-century art.", "Tom likes art of the 20th century."),  # no determiner
+    ("Twentieth-century art is new.", "Art of the twentieth century is new."),  # opening the sentence
+    ("The 19-year-old won the race.", "The person of 19 years won the race."),  # a verb before its object: no noun,
+    ("The 19-year-old scored.", "The person of 19 years scored."),  # nor a verb in the past: an age alone, a person's
+    ("Our 3-year-old is sick.", "Our child of 3 years is sick."),  # a child's up to twelve
+    ("Tom took a 3-day long trip.", "Tom took a 3-day long trip."),
+])
+def test_a_number_or_century_joined_to_a_unit_before_a_noun_is_given_after_it(typed, given):
+    assert spelling.nouns_first(typed) == given
+
+
 def test_a_unit_joined_to_a_number_before_a_noun_comes_after_it_as_a_measure(tiny_translator, monkeypatch):
     # Found after the noun, "55 inches" is a measure: its unit comes back in Spanish whatever the model does with it.
     decoded = speaking(tiny_translator, monkeypatch, {"Tom has a TV of 45.": "Tom tiene una tele de 45."})

@@ -134,6 +134,10 @@ def test_every_example_of_the_table_comes_back_from_behind_its_stand_in(kind, ex
     ("Tom was the 3rd.", []),  # nor one after no preposition
     ("Tom is from the 19th century", [("century", "siglo XIX")]),  # in Roman numerals, as Spanish writes it
     ("Tom is from the twelfth century", [("century", "siglo XII")]),  # in words too
+    ("Tom lived in the late 19th century", [("part", "a finales del siglo XIX")]),  # a century's part
+    ("Tom is out from the 1st to the 14th in here", [("days", "del 1 al 14")]),  # days from one to another
+    ("Tom is out from the third to the ninth of June", [("days", "del 3 al 9 de junio")]),  # any ordinal
+    ("Tom moved from the third to the fifth floor", []),  # an ordinal before a noun is no day
     ("Tom added 2 1/2 cups", [("serial", "2 1/2")]),  # a whole number with its fraction
     ("Tom has a 1:100 map", [("serial", "1:100")]),  # a ratio whose second number is no time's minutes
     ("Tom won 4 to 1", [("range", "4 a 1")]),  # a score, a ratio or a range, "to" written as Spanish says it
@@ -151,7 +155,7 @@ def test_every_example_of_the_table_comes_back_from_behind_its_stand_in(kind, ex
     ("Tom loves the 1980s songs", []),  # with its "the" too
     ("The 1980s saw Tom", [("decade", "la década de 1980")]),  # a verb after it
     ("Tom came on the tenth of May", [("written_date", "10 de mayo")]),  # a day in words
-    ("Tom came from the fourteenth to the twenty-first", [("day", "14"), ("day", "21")]),  # a day alone, from the 11th
+    ("Tom came until the fourteenth and after the twenty-first", [("day", "14"), ("day", "21")]),  # alone, from the 11th
     ("Tom came on the tenth", []),  # up to the tenth an ordinal in words is often no day: left to the model
     ("Tom came on May the twenty first", [("written_date", "21 de mayo")]),
     ("Tom came second of all", []),  # an ordinal before no month
@@ -382,6 +386,10 @@ def test_a_written_date_after_a_preposition_takes_el(translation, restored):
     ("Tom lives in the twenty-first century.", "Tom vive en las 45.", "Tom vive en el siglo XXI."),  # masculine
     ("The 21st century began.", "Los 45 empezó.", "El siglo XXI empezó."),
     ("Tom loves 19th century art.", "Tom ama el arte del 45.", "Tom ama el arte del siglo XIX."),
+    ("Tom loves art of the 19th century.", "Tom ama el arte de 45.", "Tom ama el arte del siglo XIX."),  # "de el"
+    ("Tom loves art of the 19th century.", "Tom ama el arte de las 45.", "Tom ama el arte del siglo XIX."),
+    ("Tom is out from the 1st to the 14th.", "Tom está fuera de las 45.", "Tom está fuera del 1 al 14."),  # its "del"
+    ("Tom is out from the 1st to the 14th.", "Tom está fuera 45.", "Tom está fuera del 1 al 14."),
     ("Tom is in Room 214.", "Tom está en 45.", "Tom está en la habitación 214."),  # a label, its Spanish article
     ("Tom is in Room 214.", "Tom está en la 45.", "Tom está en la habitación 214."),  # the model's article goes
     ("Tom is in Room 214.", "Tom está en el 45.", "Tom está en la habitación 214."),
@@ -427,7 +435,6 @@ def test_a_written_date_after_a_preposition_takes_el(translation, restored):
     ("Tom comes at 1:30 p.m.", "Tom viene a 45.", "Tom viene a la 1:30 p.m."),
     ("Tom is in Building 4, Room 12.", "Tom está en 45,37.", "Tom está en el edificio 4, la habitación 12."),
     ("Tom is here, Room 12.", "Tom está aquí,45.", "Tom está aquí, la habitación 12."),  # after no span too
-    ("Tom is away from the 14th to the 17th.", "Tom está fuera del 45 37.", "Tom está fuera del 14 al 17."),  # "to the"
     ("Your flight UA 12 is late.", "45 llega tarde.", "Tu vuelo UA 12 llega tarde."),  # with the word before it
     ("Aunt Linda sent it.", "John lo envió.", "La tía Linda lo envió."),  # kin before a name, as Spanish says it
     ("Grandpa saw Tom today.", "John vio a Tom hoy.", "El abuelo vio a Tom hoy."),  # a grandparent alone, as a name
@@ -1122,6 +1129,8 @@ def test_a_number_with_a_scale_is_judged_by_its_value(source, translation, chang
     ("He did it once.", "Lo hizo once.", []),  # copied, not made up: the other checks judge it
     ("I am eighty-five years old.", "Tengo ochenta y cinco años.", []),  # hyphenated
     ("I am eighty-five years old.", "Tengo ochenta y seis años.", ["ochenta y seis"]),
+    ("Nineteen-year-old Tom won.", "Tom, de nueve años, ganó.", ["nueve"]),  # an age's number joined to "-year-old"
+    ("Nineteen-year-old Tom won.", "Tom, de diecinueve años, ganó.", []),
     ("Our train leaves at eight-thirty.", "Nuestro tren sale a las ocho treinta.", []),  # each word of a time
     ("He is in his forties.", "Tiene cuarenta y tantos.", []),  # a decade of age
     ("He left on the tenth of May.", "Se fue el diez de mayo.", []),  # an ordinal said as its number
@@ -1157,6 +1166,9 @@ def test_a_number_said_in_spanish_words_that_the_source_does_not_say_is_made_up(
     ("They live in the twenty-first century.", "Viven en el siglo XXI.", []),  # a century: a span
     ("Twelfth Night is a comedy.", "Twelfth Night es una comedia.", []),  # before a capitalised word: a name
     ("We stay from the twelfth to the twentieth.", "Nos quedamos del 12 al 20.", []),  # days: Spanish says the number
+    ("We stay from the third to the ninth of June.", "Nos quedamos del 3 al 9 de junio.", []),  # any, in a range
+    ("We stay from the 1st to the 14th in May.", "Nos quedamos del 1 al 14 en mayo.", []),  # in digits
+    ("We stay from the 1st to the 14th floor.", "Nos quedamos del 1 al 14 piso.", ["14th"]),  # a floor: an ordinal
 ])
 def test_an_ordinal_in_words_must_be_said_as_an_ordinal(source, translation, dropped):
     assert garbling.wrong_numbers(translation, source) == ([], dropped)
@@ -1372,6 +1384,16 @@ def test_hey_greeting_no_one_is_left_to_the_model():
     ("Tom eats fish on Friday.", "Tom come pescado el viernes.", "Tom come pescado el viernes."),
     ("Tom needs it by Friday.", "Tom lo necesita por viernes.", "Tom lo necesita para el viernes."),  # a deadline
     ("Tom needs it by Friday.", "Tom lo necesita por el viernes.", "Tom lo necesita para el viernes."),
+    ("Tom needs it by Friday noon.", "Tom lo necesita de viernes.", "Tom lo necesita para el viernes."),
+    ("Tom needs it for Sunday.", "Tom lo necesita para domingo.", "Tom lo necesita para el domingo."),  # its article
+    ("Tom waits until Sunday.", "Tom espera hasta domingo.", "Tom espera hasta el domingo."),
+    ("Tom leaves before Sunday.", "Tom se va antes de domingo.", "Tom se va antes del domingo."),
+    ("Tom opens at 9 on Saturdays.", "Tom abre a las 9 de los sábados.", "Tom abre a las 9 los sábados."),  # a habit
+    ("Tom opens at 9 on Saturdays.", "Tom abre a las 9 de sábado.", "Tom abre a las 9 los sábados."),
+    ("Tom turns 9 next Sunday.", "Tom cumple 9 años próximo domingo.", "Tom cumple 9 años el próximo domingo."),
+    ("Tom came last Sunday.", "Tom vino pasado domingo.", "Tom vino el pasado domingo."),
+    ("Tom came last Sunday.", "Tom vino el pasado domingo.", "Tom vino el pasado domingo."),
+    ("Tom spoke of next Sunday.", "Tom habló de próximo domingo.", "Tom habló del próximo domingo."),
 ])
 def test_a_weekday_is_said_as_the_source_says_it_one_day_a_habit_or_a_deadline(tiny_translator, monkeypatch, source,
                                                                                  model, expected):

@@ -62,7 +62,6 @@ from translator.words import ADDRESS, LABELS, WORD, opens_sentence, starts_sente
 FAR = 0.2
 SPANISH_DAYS = re.compile(rf"(?<!\w)(?:{'|'.join(MESES + DIAS)})(?!\w)")
 IN_SPANISH = dict(zip(MONTHS + WEEKDAYS, MESES + DIAS))
-DAY = re.compile(verbatim.DAY)  # "on the 14th": a day, said "el 14"
 REPEATED_NUMBER = re.compile(r"(?<![\w.,])(\d+)\s+\1(?!\w|[.,]\d)")
 # Months, weekdays and feasts, capitalised as names are, are words the model translates ("on Sundays" -> "los
 # domingos", "Christmas" -> "Navidad").
@@ -730,7 +729,7 @@ def wrong_numbers(translation, source, keep=()):
     dropped += [ordinal.group() for ordinal in numbers.ORDINAL.finditer(source)
                 if not any(ordinal.group() in WORD.findall(kept) for kept in keep)  # "5th Ave", a span as written
                 and not re.search(numbers.said_ordinal(int(ordinal.group(1))) + (
-                    rf"|(?<![\w.,]){ordinal.group(1)}(?!\w|[.,]\d)" if DAY.match(source, ordinal.start()) else ""), translation)]
+                    rf"|(?<![\w.,]){ordinal.group(1)}(?!\w|[.,]\d)" if numbers.is_day(source, ordinal.start()) else ""), translation)]
     dropped += [many.group() for many in numbers.MANY.finditer(source)
                 if not all(re.search(numbers.said_many(word), translation) for word in numbers.many_words(many))]
     # "twice" is two times ("20 mg twice a day" came out "20 mg veces al día"); "once" may be "formerly".

@@ -18,12 +18,13 @@ model that copies "1.5" from an English source still says 1.5.
 import re
 from decimal import Decimal
 
-from translator.verbatim import CURRENCY, DAY, MONTH
+from translator.verbatim import CURRENCY, DAY, DAYS_RANGE, MONTH
 from translator.words import ORDINAL_DAYS, counts_noun, opens_sentence, starts_sentence
 
 # Small numbers, which `verbatim.find` leaves to the model: one digit ("3 items"), or a number in words up to
 # ninety-nine ("six", "twenty-one"; not "one", as often "a" or "the one"), not part of a number with a scale ("three
-# hundred", `SCALED`). The model writes each as a digit or in Spanish words (`spanish_number`), as the corpus does.
+# hundred", `SCALED`), nor part of a word but an age's ("The nineteen-year-old won" came out "La nueve de años"). The
+# model writes each as a digit or in Spanish words (`spanish_number`), as the corpus does.
 UNDER_TWENTY = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
                 "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
 TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
@@ -42,7 +43,7 @@ ES_SCALE = "mil|millón|millones|billón|billones"
 DIGITS = r"\d+(?:[.,]\d+)*"
 TENS_WORD = rf"(?:{'|'.join(TENS)})(?:-(?:{'|'.join(UNDER_TWENTY[1:10])}))?"  # "twenty", "twenty-one"
 EN_WORD = rf"{TENS_WORD}|{'|'.join(UNDER_TWENTY)}"
-SMALL_NUMBER = re.compile(rf"(?<![\w.,-])(?:\d|(?i:{TENS_WORD}|{'|'.join(UNDER_TWENTY[2:])}))(?![\w-]|[.,]\d)"
+SMALL_NUMBER = re.compile(rf"(?<![\w.,-])(?:\d|(?i:{TENS_WORD}|{'|'.join(UNDER_TWENTY[2:])}))(?![\w]|-(?!years?-old\b)|[.,]\d)"
                           rf"(?!\s+(?i:{EN_SCALE})\b)")
 
 
@@ -99,7 +100,20 @@ FRACTION = re.compile(rf"(?<![\w-])(?i:(?P<count>a|one|{'|'.join(UNDER_TWENTY[2:
 # seventeenth").
 MONTH_AFTER = re.compile(rf"\s+of\s+(?:{MONTH})\b")
 MONTH_BEFORE = re.compile(rf"\b(?:{MONTH})\s+(?:the\s+)?$")
-DAY_OF_MONTH = re.compile(DAY)
+_DAY = re.compile(DAY)
+_DAYS = re.compile(DAYS_RANGE)
+
+
+def is_day(source, start):
+    """Whether the ordinal at `source[start:]` is a day of the month, which Spanish says with the bare number: after
+    "on the", "from the" … with no noun after it (`verbatim.DAY`), or in days from one to another
+    (`verbatim.DAYS_RANGE`: "from the 1st to the 14th in the hall").
+
+    >>> text = "Open from the 1st to the 14th in May, on the 3rd at 6, for the 5th in a row, from the 1st to the 9th floor."
+    >>> [is_day(text, text.index(day)) for day in ("14th in May", "3rd at", "5th in", "9th floor")]
+    [True, True, False, False]
+    """
+    return bool(_DAY.match(source, start)) or any(days.start() <= start < days.end() for days in _DAYS.finditer(source))
 # English words that say a number without being one, and the values Spanish may say for them: "both" -> "los dos",
 # "every other day" -> "cada dos días", "a fortnight" -> "quince días", "a quarter to three" -> "las tres menos
 # quince", "a week" -> "ocho días", "midnight" -> "las doce"; and "once", which Spanish reads as eleven.
@@ -349,8 +363,8 @@ def ordinal_words(source):
                 not opens_sentence(source, match.start()) or re.match(r"\s+[A-Z]", after)):
             continue
         value = ORDINAL_WORDS[match.group().lower()]
-        is_date = value <= 31 and bool(MONTH_AFTER.match(after) or MONTH_BEFORE.search(before)
-                                       or DAY_OF_MONTH.match(source, match.start()))
+        is_date = value <= 31 and (bool(MONTH_AFTER.match(after) or MONTH_BEFORE.search(before))
+                                   or is_day(source, match.start()))
         found.append((match, value, is_date))
     return found
 

@@ -24,6 +24,7 @@ import unicodedata
 
 from translator.numbers import DIGITS, EN_WORD, SPANISH_ORDINALS, SPANISH_WORD
 from translator.verbatim import CURRENCY, DIAS, INITIALS, WEEKDAY, WEEKDAYS
+from translator.words import starts_sentence
 
 AR = ("o as a amos áis an é aste ó asteis aron aba abas ábamos abais aban aré arás ará aremos aréis arán aría arías "
       "aríamos aríais arían e es emos éis en ara aras áramos arais aran ase ases ásemos aseis asen ando ado ada ados adas "
@@ -143,8 +144,9 @@ _BEFORE_BARE_DAY = {"el", "los", "del", "al", "de", "a", "cada", "este", "ese", 
 def weekdays(translation, source):
     """`translation` with each weekday as `source` says it, where the model said it otherwise: one day, of what will
     be or is under way ("They are coming over on Saturday." -> "… vendrán los sábados." -> "el sábado"), a habit
-    ("on Fridays": "cierra temprano con viernes" -> "los viernes") and a deadline ("by Friday": "por viernes" ->
-    "para el viernes", as the corpus says it).
+    ("on Fridays": "cierra temprano con viernes" -> "los viernes"), a deadline ("by Friday": "por viernes" -> "para el
+    viernes", as the corpus says it), a day with its article after a preposition ("for Sunday": "para domingo" -> "para
+    el domingo") and before "próximo" or "pasado" ("next Tuesday": "el próximo martes").
 
     >>> weekdays("Vendrán los sábados.", "They are coming over on Saturday.")
     'Vendrán el sábado.'
@@ -152,8 +154,12 @@ def weekdays(translation, source):
     ('Vienen los sábados.', 'Los lunes.')
     >>> weekdays("Cierra con viernes y trabaja a jueves.", "It closes on Fridays and works on Thursdays.")
     'Cierra los viernes y trabaja los jueves.'
-    >>> weekdays("Mándalo por viernes, o por el lunes.", "Send it by Friday, or by Monday.")
-    'Mándalo para el viernes, o para el lunes.'
+    >>> weekdays("Mándalo por viernes, o por el lunes, de lunes.", "Send it by Friday, or by Monday.")
+    'Mándalo para el viernes, o para el lunes, para el lunes.'
+    >>> weekdays("Abre de los sábados; sillas para domingo, hasta jueves.", "Open on Saturdays; chairs for Sunday, until Thursday.")
+    'Abre los sábados; sillas para el domingo, hasta el jueves.'
+    >>> weekdays("Cumple 11 años próximo martes. Próximo lunes, del próximo lunes.", "He turns 11 next Tuesday. Next Monday.")
+    'Cumple 11 años el próximo martes. El próximo lunes, del próximo lunes.'
     """
     if not WEEKDAY.search(source):  # most sources: none of the searches below can match
         return translation
@@ -168,10 +174,19 @@ def weekdays(translation, source):
                 translation = re.sub(rf"(?<!\w)([Ll])os {dia}s?(?!\w)",
                                      lambda m, dia=dia: f"{'E' if m[1] == 'L' else 'e'}l {dia}", translation)
         if re.search(rf"\b[Oo]n {day}s\b", source):
-            translation = re.sub(rf"(?<!\w)(?:[Cc]on|[Aa]|[Ee][nl]) {dia}(?!\w)",
-                                 lambda m, dia=dia: ("L" if m[0][0].isupper() else "l") + "os " + dia, translation)
-        if re.search(rf"\b[Bb]y {day}\b", source):
-            translation = re.sub(rf"(?<!\w)([Pp])or (?:el )?{dia}(?!\w)", lambda m, dia=dia: f"{m[1]}ara el {dia}", translation)
+            plural = dia if dia.endswith("s") else dia + "s"
+            translation = re.sub(rf"(?<!\w)(?:(?:[Cc]on|[Aa]|[Ee]n|[Dd]e)(?: los)?|[Ee]l|[Dd]el|[Aa]l) {dia}s?(?!\w)",
+                                 lambda m, plural=plural: ("L" if m[0][0].isupper() else "l") + "os " + plural, translation)
+        if re.search(rf"\b[Bb]y {day}\b", source):  # "por jueves", "de jueves"
+            translation = re.sub(rf"(?<!\w)(?:([Pp])or(?: el)?|([Dd])(?:e(?: el)?|el)) {dia}(?!\w)",
+                                 lambda m, dia=dia: f"{'P' if (m[1] or m[2]).isupper() else 'p'}ara el {dia}", translation)
+        if re.search(rf"\b(?:[Ff]or|[Uu]ntil|[Tt]ill|[Bb]efore|[Aa]fter|[Ss]ince|[Bb]y) {day}\b", source):
+            translation = re.sub(rf"(?<!\w)(?:([Pp]ara|[Hh]asta|[Dd]esde)|([Aa]ntes|[Dd]espués) de) (?={dia}(?!\w))",
+                                 lambda m: f"{m[1]} el " if m[1] else f"{m[2]} del ", translation)
+        if re.search(rf"\b(?:[Nn]ext|[Ll]ast) {day}\b", source):  # "cumple 11 años próximo martes" -> "el próximo"
+            translation = re.sub(rf"(?<!\w)([Dd]e|[Aa]) (?=(?:próximo|pasado) {dia}(?!\w))", r"\1l ", translation)
+            translation = re.sub(rf"(?<!\w)(?<!\b[EeAa]l )(?<!\b[Dd]el )(?<!\b[Ee]ste )(?<!\b[Ee]se )([Pp])(?=(?:róximo|asado) {dia}(?!\w))",
+                                 lambda m: "El p" if starts_sentence(m.string, m.start()) else "el p", translation)
     return translation
 
 

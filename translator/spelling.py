@@ -30,7 +30,8 @@ first (`nouns_first`: "a trip of 3 days").
 
 import re
 
-from translator.verbatim import MIN_COUNT
+from translator.numbers import EN_WORD, word_value
+from translator.verbatim import DAY_WORD, MIN_COUNT
 from translator.words import UNIT_PLURALS, WORD, starts_sentence
 
 # Endings and letters British English spells otherwise, as regular expressions on a lower-case word and their
@@ -126,32 +127,62 @@ def spelled_out(text, counts):
     return _TILDE.sub(about, _ABBREVIATED.sub(words, text))
 
 
-# A number joined to a unit before a noun ("a 3-day trip", "my 5-year-old son", "a 55-inch TV"), which the model read
-# as pieces: "al día de 3-", "un hotel de 5-estrella", "Es una hora de película a las dos" for "a 2-hour movie", "una
-# televisión de 55 y". Not before a word that is no noun ("a 3-day long trip").
+# A number joined to a unit before a noun ("a 3-day trip", "my 5-year-old son", "a 55-inch TV", "a twenty-year-old
+# driver"), which the model read as pieces: "al día de 3-", "un hotel de 5-estrella", "Es una hora de película a las
+# dos" for "a 2-hour movie", "una televisión de 55 y", "El veinte años del año". A century so too ("a
+# nineteenth-century house" came out "una casa de nineteenth a la casa"). Not before a word that is no noun ("a 3-day
+# long trip"): a past form ("The 19-year-old scored"), nor one before an object ("The 19-year-old won the race" came
+# out "El ganado de 19 años", given "The won of 19 years the race").
 PLURALS = {**UNIT_PLURALS, "story": "stories", "person": "people"}
 COMPOUND_UNITS = ("second", "minute", "hour", "day", "week", "month", "year", "mile", "kilometer", "meter", "star",
                   "page", "point", "step", "inch", "foot", "pound", "gallon", "liter", "litre", "ounce", "room", "bedroom",
                   "story", "person")
-_COMPOUND = re.compile(
-    r"(?<![\w-])((?i:an?|the|my|your|his|her|its|our|their|this|that))\s+(\d+(?:[.,]\d+)?)-("
-    + "|".join(COMPOUND_UNITS) + r")(?:-old)?\s+(?!(?:and|or|in|on|at|to|of|for|with|from|by|is|was|are|were|long|"
-    r"wide|high|deep|tall|old)\b)([a-z]+|[A-Z]{2,4}(?![\w-]))")
+_DETERMINER = r"(?<![\w-])((?i:an?|the|my|your|his|her|its|our|their|this|that))\s+"
+_NOUN = (r"\s+(?!(?:and|or|in|on|at|to|of|for|with|from|by|is|was|are|were|long|wide|high|deep|tall|old)\b)"
+         r"(?![a-z]*ed\b)([a-z]+\b|[A-Z]{2,4}(?![\w-]))(?!\s+(?:the|my|your|his|her|its|our|their|him|them|me|us)\b)")
+_COMPOUND = re.compile(rf"{_DETERMINER}(\d+(?:[.,]\d+)?|(?i:{EN_WORD}))-({'|'.join(COMPOUND_UNITS)})(?:-old)?{_NOUN}")
+_CENTURY = re.compile(rf"(?:{_DETERMINER})?(?<![\w-])(\d{{1,2}}(?:st|nd|rd|th)|{DAY_WORD})-century{_NOUN}")
+# An age before no noun stands for a person ("The 19-year-old won the race." came out "El 19 y año ganaron la
+# carrera"): "the person of 19 years" ("la persona de 19 años"), a child up to twelve ("our child of 3 years").
+_AGE_ALONE = re.compile(rf"{_DETERMINER}(\d{{1,3}}|(?i:{EN_WORD}))-year-old(?![\w-])")
+CHILD_UNTIL = 12
 
 
 def nouns_first(text):
-    """`text` with each number joined to a unit before a noun said the way the corpus says it, noun first: "a 2-hour
-    movie" is "a movie of 2 hours" ("una película de 2 horas"), "my 5-year-old son" "my son of 5 years".
+    """`text` with each number or century joined to a unit before a noun said the way the corpus says it, noun
+    first: "a 2-hour movie" is "a movie of 2 hours" ("una película de 2 horas"), "my 5-year-old son" "my son of 5
+    years", "a nineteenth-century house" "a house of the nineteenth century"; an age before no noun, a person's.
 
     >>> print(nouns_first("A 1-day pass and an 8-hour shift, my 5-year-old son, a 55-inch TV, a 3-day long trip."))
     A pass of 1 day and a shift of 8 hours, my son of 5 years, a TV of 55 inches, a 3-day long trip.
+    >>> print(nouns_first("The twenty-year-old driver, an 18th-century painting. The 19-year-old won the race."))
+    The driver of twenty years, a painting of the 18th century. The person of 19 years won the race.
+    >>> print(nouns_first("Our 3-year-old is sick; an eleven-year-old and a one-year-old."))
+    Our child of 3 years is sick; a child of eleven years and a child of one year.
+    >>> print(nouns_first("She collects 20th-century posters. Twentieth-century art is here."))
+    She collects posters of the 20th century. Art of the twentieth century is here.
     """
+    def article(determiner, noun):
+        return determiner[0] + ("n" if noun[0] in "aeiou" else "") if determiner.lower() in ("a", "an") else determiner
+
     def noun_first(match):
         determiner, number, unit, noun = match.groups()
-        if determiner.lower() in ("a", "an"):
-            determiner = determiner[0] + ("n" if noun[0] in "aeiou" else "")
-        return f"{determiner} {noun} of {number} {unit if number == '1' else PLURALS.get(unit, unit + 's')}"
-    return _COMPOUND.sub(noun_first, text)
+        return (f"{article(determiner, noun)} {noun} of {number} "
+                f"{unit if number.lower() in ('1', 'one') else PLURALS.get(unit, unit + 's')}")
+
+    def person_of(match):
+        determiner, number = match.groups()
+        who = "child" if word_value(number) <= CHILD_UNTIL else "person"
+        return f"{article(determiner, who)} {who} of {number} year{'' if word_value(number) == 1 else 's'}"
+
+    def century_after(match):
+        determiner, ordinal, noun = match.groups()
+        if determiner:
+            return f"{article(determiner, noun)} {noun} of the {ordinal} century"
+        if starts_sentence(match.string, match.start()):  # "Twentieth-century art is …": "Art of the twentieth century is …"
+            noun, ordinal = noun.capitalize(), ordinal.lower()
+        return f"{noun} of the {ordinal} century"
+    return _CENTURY.sub(century_after, _AGE_ALONE.sub(person_of, _COMPOUND.sub(noun_first, text)))
 
 
 def as_the_corpus(text, counts):

@@ -112,12 +112,14 @@ MONTH = "|".join(MONTHS + MONTHS_SHORT)
 # Words that may follow a decade that qualifies no noun: a verb or a word that joins ("The 1990s were ...", "the 80s and").
 AFTER_DECADE = ("were|was|are|is|had|have|has|saw|brought|and|or|in|on|at|to|for|with|when|as|but|that|which|where|"
                 "anymore|again|too|now|then|also|will|would|could|can|until|before|after|of|from")
-# A period after a sum, with a slash or "a", "an" or "per" ("$2,300/month", "$139 per year"; the model dropped it,
-# "cuesta $2,300.", or copied "per"), and how Spanish says it so: "/mes", "al mes".
+# A period or unit after a sum, with a slash or "a", "an" or "per" ("$2,300/month", "$139 per year", "$3.89 a gallon";
+# the model dropped it, "cuesta $2,300.", or copied it, "a gallon"), and how Spanish says it so: "/mes", "al mes".
 PERIODS = {"month": ("mes", "al mes"), "mo": ("mes", None), "year": ("año", "al año"), "yr": ("año", None),
            "week": ("semana", "a la semana"), "wk": ("semana", None), "day": ("día", "al día"),
            "night": ("noche", "por noche"), "hour": ("hora", "por hora"), "hr": ("hora", None),
-           "person": ("persona", "por persona")}
+           "person": ("persona", "por persona"), "gallon": ("galón", "por galón"), "liter": ("litro", "por litro"),
+           "litre": ("litro", "por litro"), "kilo": ("kilo", "por kilo"), "pound": ("libra", "por libra"),
+           "mile": ("milla", "por milla")}
 PER_PERIOD = (rf"/(?:{'|'.join(PERIODS)})\b"
               rf"|\s(?:a|an|per)\s(?:{'|'.join(word for word, (_, said) in PERIODS.items() if said)})\b")
 # "minus" before a number, which Spanish says "menos" (`spanish_amount`).
@@ -157,13 +159,20 @@ LABEL_NUMBER = (r"\s(?:(?:\d+(?:\.\d+)*|[A-Z]\d+|[A-Z]{2}\s?\d{1,4})[A-Z]?|[IVX]
 # copied it in English ("en el 14th") and a second decoding wrote it as an ordinal ("el 14.º"). In words from the
 # eleventh ("from the fourteenth to the seventeenth" came out "desde la fourteenth a seventeenth"); "the third" or
 # "the second" are often no day.
+# The words after which an ordinal is a day (but for a noun: "on the 5th floor").
+AFTER_DAY = ("at|is|was|will|now|then|and|or|to|until|till|by|before|after|through|this|next|about|for|with|so|but|"
+             r"because|when|if|as|of\s+(?:the|this|next)\s+month")
 _DAY_AFTER = ("on", "by", "until", "till", "before", "after", "from", "since", "through", "for", "to", "and", "between")
 LATE_DAY_WORD = _days_in_words(ORDINAL_DAYS[10:])
 DAY = ("(?:" + "|".join(rf"(?<=\b[{word[0]}{word[0].upper()}]{word[1:]} the )" for word in _DAY_AFTER)
        + rf")(?:\d{{1,2}}(?:st|nd|rd|th)|{LATE_DAY_WORD})"
-       + r"(?:\s+of\s+(?:every|each)\s+month\b|(?![\w-])(?!\s+(?!(?:at|is|was|will|now|then|and|or|to|"
-       r"until|till|by|before|after|through|this|next|about|for|with|so|but|because|when|if|as|of\s+(?:the|this|next)\s+"
-       r"month)\b)[a-z]))")
+       + rf"(?:\s+of\s+(?:every|each)\s+month\b|(?![\w-])(?!\s+(?!(?:{AFTER_DAY})\b)[a-z]))")
+# Days of the month from one to another, "from the 1st to the 14th", "from the third to the ninth of June": the model
+# read the last as an ordinal ("del 1 para el 14.º") or said the first so ("desde el tercer al 9 de junio"). Any
+# ordinal up to the thirty-first, the other being a day, and a place after them too ("in the main hall").
+ORDINAL_DAY = rf"(?:\d{{1,2}}(?:st|nd|rd|th)|{DAY_WORD})"
+DAYS_RANGE = (rf"(?<![\w-])[Ff]rom\s+the\s+{ORDINAL_DAY}\s+(?:to|until|till|through|thru)\s+the\s+{ORDINAL_DAY}"
+              rf"(?:\s+of\s+(?:{MONTH})\b|(?![\w-])(?!\s+(?!(?:{AFTER_DAY}|in|on)\b)[a-z]))")
 # "#" and a number, or a code of capitals and digits, after a label or a `SIGNED_LABELS` noun in any case, with the
 # word before it (`LABEL_DETERMINERS`): "Invoice #2231", "your order #58213", "the invoice INV-2024-0042".
 LABEL_DETERMINER = rf"(?i:(?:{'|'.join(LABEL_DETERMINERS)})\s)?"
@@ -223,6 +232,7 @@ KINDS = (
     Kind("path", r"(?:[A-Za-z]:\\|~/|\.{1,2}/|(?<![\w.])/)[\w.\\/-]*\w"
                  rf"|(?<![\w.])(?:[\w-]+/)*[\w-]+(?:\.[\w-]+)*\.(?:{FILE_ENDINGS})\b(?:/[\w.~%+=&?#/-]*[\w/])?", "place",
          ("config.yaml", "/etc/hosts", "docs/notes.txt", "C:\\Users\\ana\\a.doc", "example.org", "github.com/keras-team")),
+    Kind("days", DAYS_RANGE, "number", ("from the 1st to the 14th", "from the third to the ninth of June")),
     # The day in words too: "the tenth of May" came out "el diez de mayo de mayo", "the second of January" "el segundo";
     # or none, a month and its year ("postponed until March 2027" came out "hasta que las 2027").
     Kind("written_date", rf"\b(?:{MONTH})\.?\s(?:of\s)?\d{{4}}(?!\w)"
@@ -257,8 +267,10 @@ KINDS = (
          "number", ("the 1990s", "in the early 2000s", "the late 1800s", "the '80s", "the 60s", "the sixties")),
     # The early, middle or late part of a year or month ("in mid-2026" came out "en mid-2026", "by late 2024" "de tarde
     # a las 2024"), as Spanish says it, "a mediados de 2026", "finales de 2024" ("in" and all).
-    Kind("part", rf"(?<![\w-])(?:[Ii]n\s+)?(?:[Ee]arly|[Mm]id|[Ll]ate)[\s-]+(?:(?:1\d|20)\d\d|(?:{'|'.join(MONTHS)})(?:,?\s\d{{4}})?)"
-                 r"(?![\w-])", "number", ("mid-2026", "in early 2025", "late March", "in mid-May 2027")),
+    # A century's part with its "the" ("in the late nineteenth century" came out "en el siglo XIX tarde").
+    Kind("part", rf"(?<![\w-])(?:[Ii]n\s+)?(?:(?:[Ee]arly|[Mm]id|[Ll]ate)[\s-]+(?:(?:1\d|20)\d\d|(?:{'|'.join(MONTHS)})(?:,?\s\d{{4}})?)"
+                 rf"|[Tt]he\s+(?:early|mid|late)[\s-]+{ORDINAL_DAY}\s+century)(?![\w-])", "number",
+         ("mid-2026", "in early 2025", "late March", "in mid-May 2027", "the late 19th century")),
     # A numbered place or part, "Room 214", "Chapter 12", "Gate B12": the model copied the noun in English or garbled
     # it ("Le capter 12"). It comes out with its Spanish noun and article ("la habitación 214"); in lower case only
     # after a preposition or a verb that goes to one ("in room 214", "call extension 4402": "llamar extension a las
@@ -321,7 +333,7 @@ KINDS = (
                    rf"|(?<![\w.,])[-+−]?[{SIGNS}]\d+\w*",
          "number", ("8,336,817", "3.14", "-5", "$20", "€1,200.50", "45%", "1999", "250 ml", "90 km/h", "98.6 °F", "4 USD",
                     "US$ 899", "CHF 20", "₹500", "1.2k", "$1.5M", "2½", "¾", "3.9 percent", "minus 12", "850 sq ft",
-                    "$2,300/month", "20 €", "$139 per year", "5 min", "$5-10", "$1,000+", "18+")),
+                    "$2,300/month", "20 €", "$139 per year", "5 min", "$5-10", "$1,000+", "18+", "$3.89 a gallon")),
     # A shop or restaurant named for its owner, "McDonald's", "Trader Joe's": the model dropped the "'s" ("Ayer comí en
     # la McDonald"). Only a name the corpus does not know (`wanted`: "Tom's" is Tom's home), of two letters or more,
     # not after "is" or "are" ("They are Tania's": hers), and before no noun: at the end of a clause or before a word
@@ -397,7 +409,7 @@ _MOVED = re.compile(r"(?i)\b(?:mov|chang|switch|postpon|reschedul|push|shift|del
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
 ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "street", "war", "measure", "numbered", "century",
           "decade", "part", "label", "greeting", "closing", "address", "range", "time", "phone", "date", "serial", "code",
-          "etc", "title", "symbol", "number_name", "rough", "weekdays"}
+          "etc", "title", "symbol", "number_name", "rough", "weekdays", "days"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
 # (as the corpus writes it), a written date or a unit in words in the model's own Spanish, a number with a separator,
@@ -636,16 +648,20 @@ def spanish_decade(written):
 
 
 def spanish_part(written):
-    """The early, middle or late part of a year or month as Spanish says it ("in" and all).
+    """The early, middle or late part of a year, month or century as Spanish says it ("in" and all).
 
     >>> spanish_part("in mid-2026"), spanish_part("late March"), spanish_part("Early May, 2027")
     ('a mediados de 2026', 'finales de marzo', 'principios de mayo de 2027')
+    >>> spanish_part("in the late nineteenth century"), spanish_part("the early 20th century")
+    ('a finales del siglo XIX', 'principios del siglo XX')
     """
     part = {"early": "principios", "mid": "mediados", "late": "finales"}[re.search(r"(?i)early|mid|late", written)[0].lower()]
     month = next((mes for month, mes in zip(MONTHS, MESES) if month in written), None)
     year = re.search(r"\d{4}", written)
-    when = " de ".join(said for said in (month, year and year[0]) if said)
-    return ("a " if re.match(r"[Ii]n\s", written) else "") + f"{part} de {when}"
+    century = re.search(rf"{ORDINAL_DAY}\s+century", written)
+    when = (f"del {spanish_century(century[0])}" if century
+            else "de " + " de ".join(said for said in (month, year and year[0]) if said))
+    return ("a " if re.match(r"[Ii]n\s", written) else "") + f"{part} {when}"
 
 
 def spanish_war(written):
@@ -751,8 +767,8 @@ def spanish_amount(written):
 
     >>> spanish_amount("3.9 percent"), spanish_amount("Minus 12"), spanish_amount("$20"), spanish_amount("$900/month")
     ('3.9 por ciento', 'menos 12', '$20', '$900/mes')
-    >>> spanish_amount("$139 per year"), spanish_amount("20 € a person")
-    ('$139 al año', '20 € por persona')
+    >>> spanish_amount("$139 per year"), spanish_amount("20 € a person"), spanish_amount("$3.89 a gallon")
+    ('$139 al año', '20 € por persona', '$3.89 por galón')
     """
     written = re.sub(rf"(?:/|\s(?:a|an|per)\s)({'|'.join(PERIODS)})$",
                      lambda match: "/" + PERIODS[match[1]][0] if match[0][0] == "/" else " " + PERIODS[match[1]][1], written)
@@ -795,6 +811,17 @@ def spanish_day(written):
     return str(ordinal_value(day)) + (" de cada mes" if every else "")
 
 
+def spanish_days(written):
+    """Days of the month from one to another (`DAYS_RANGE`) as Spanish says them.
+
+    >>> spanish_days("from the 1st to the 14th"), spanish_days("From the third to the twenty-first of June")
+    ('del 1 al 14', 'del 3 al 21 de junio')
+    """
+    first, last = (ordinal_value(day) for day in re.findall(ORDINAL_DAY, written))
+    month = re.search(rf"\b(?:{MONTH})\b", written)
+    return f"del {first} al {last}" + (f" de {spanish_date(month[0])}" if month else "")
+
+
 def spanish_weekdays(written):
     """Weekdays from one to another as Spanish says them.
 
@@ -827,7 +854,7 @@ def spanish_range(written):
 IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_date": spanish_date,
               "numbered": spanish_numbered, "day": spanish_day, "war": spanish_war, "century": spanish_century,
               "decade": spanish_decade, "part": spanish_part, "label": spanish_label, "time": spanish_clock, "range": spanish_range,
-              "title": spanish_title, "weekdays": spanish_weekdays, "family": spanish_family, "rough": spanish_rough,
+              "title": spanish_title, "weekdays": spanish_weekdays, "days": spanish_days, "family": spanish_family, "rough": spanish_rough,
               "number_name": lambda written: NUMBER_NAMES[written.lower()],
               "address": functools.partial(said_first, phrases=ADDRESS),
               "greeting": spanish_greeting,
@@ -1256,10 +1283,10 @@ def restore(translation, source, spans, meanings):
         translation = re.sub(rf"(?<!\w)([Aa]) {article} (?={re.escape(value)})", r"\1 ", translation)
     # The part of a year or month takes no article ("para las finales de 2024"), and with its "a" ("in mid-2026": "a
     # mediados de 2026") no preposition of the model's either ("mover a las a principios de 2025"); nor weekdays from
-    # one to another with their "de" ("abierta el de lunes a viernes").
-    for value in {span.value for span in spans if span.kind in ("part", "weekdays")}:
+    # one to another with their "de" ("abierta el de lunes a viernes"), nor days ("desde las del 1 al 14").
+    for value in {span.value for span in spans if span.kind in ("part", "weekdays", "days")}:
         before = (r"(?:[Aa]|[Ee]n|[Dd]e|[Dd]esde|[Pp]ara)(?: (?:el|l(?:as?|os)))?|[Ee]l|[Dd]el|[Aa]l|[Ll](?:as?|os)"
-                  if value.startswith(("a ", "de ")) else r"[Ll](?:as?|os)")
+                  if value.startswith(("a ", "de ", "del ")) else r"[Ll](?:as?|os)")
         translation = re.sub(rf"(?<!\w)(?:{before}) ({re.escape(value)})",
                              lambda m: m[1][0].upper() + m[1][1:] if opens_sentence(m.string, m.start()) else m[1], translation)
     # A label, form of address, war, family or title Spanish says comes with its article ("la habitación 214", "la tía
@@ -1274,10 +1301,11 @@ def restore(translation, source, spans, meanings):
             return label[0].upper() + label[1:] if article[0].isupper() else label
         translation = re.sub(rf"(?<!\w)(?:([Ee]l|[Ll]as?|[Ll]os|[Uu]nas?|[Uu]n)|([Dd]e|[Aa])l) {re.escape(label)}(?!\w)",
                              with_its_article, translation)
-    # A century is masculine: "vivimos en las siglo XXI" -> "en el siglo XXI".
+    # A century is masculine and takes its article: "vivimos en las siglo XXI" -> "en el siglo XXI", "una casa de siglo
+    # XIX" -> "del siglo XIX".
     for century in {span.value for span in spans if span.kind == "century"}:
-        translation = re.sub(rf"(?<!\w)(?:([Ee])l|([Ll])(?:as?|os)) (?={re.escape(century)}(?!\w))",
-                             lambda m: ("E" if (m[1] or m[2]).isupper() else "e") + "l ", translation)
+        translation = re.sub(rf"(?<!\w)(?:([Ee])l|([Ll])(?:as?|os)|([Dd]e|[Aa])(?: l(?:as?|os))?) (?={re.escape(century)}(?!\w))",
+                             lambda m: f"{m[3]}l " if m[3] else ("E" if (m[1] or m[2]).isupper() else "e") + "l ", translation)
     # Hours are feminine and take their article: "aterriza a los 6:45 p.m.", "a 4 en punto", "hasta el 7 p.m.", "del 7
     # p.m." -> "a las ...", "hasta las ...", "de las ...".
     for hour in {span.value for span in spans if span.kind == "time"}:
@@ -1297,16 +1325,12 @@ def restore(translation, source, spans, meanings):
             translation = re.sub(rf"(?<!\w)({re.escape(value)}) años(?!\w)", r"\1", translation)
     # A span after a comma in the source stays parted from what comes before it: "45, 37" came out "45,37" ("el edificio
     # 4,la habitación 12", "a las 6:45,la puerta B22", the time left to the model); an "of" the model copied between two
-    # spans is Spanish's "de" ("16 GB of RAM" came out "16 GB of RAM"), and a day's "to the" that it dropped between two
-    # is "al" ("from the fourteenth to the seventeenth" came out "del 14 17").
+    # spans is Spanish's "de" ("16 GB of RAM" came out "16 GB of RAM").
     for span in spans:
         if source[:span.start].endswith(", "):
             translation = re.sub(rf"(?<=[^\s,]),(?={re.escape(span.value)})", ", ", translation)
     for first, second in zip(spans, spans[1:]):
         translation = translation.replace(f"{first.value} of {second.value}", f"{first.value} de {second.value}")
-        if second.kind == "day" and source[first.end:second.start] == " to the ":
-            translation = re.sub(rf"(?<!\w){re.escape(first.value)} (?={re.escape(second.value)}(?!\w))",
-                                 f"{first.value} al ", translation)
     return spanish_calendar(translation, source), notes
 
 
