@@ -76,8 +76,10 @@ def test_the_model_is_given_a_number_joined_to_a_unit_after_its_noun(tiny_transl
     ("Tom likes 20th-century art.", "Tom likes art of the 20th century."),  # no determiner
     ("Twentieth-century art is new.", "Art of the twentieth century is new."),  # opening the sentence
     ("The 19-year-old won the race.", "The person of 19 years won the race."),  # a verb before its object: no noun,
-    ("The 19-year-old scored.", "The person of 19 years scored."),  # nor a verb in the past: an age alone, a person's
+    ("The 19-year-old scored.", "The person of 19 years scored."),  # nor one in the past: an age alone, a person's
     ("Our 3-year-old is sick.", "Our child of 3 years is sick."),  # a child's up to twelve
+    ("The 8-year-old asked for a dog.", "The child of 8 years asked for a dog."),  # a verb before a preposition
+    ("Tom is a 30-year-old unmarried man.", "Tom is a 30-year-old unmarried man."),  # no age alone: the man's
     ("Tom took a 3-day long trip.", "Tom took a 3-day long trip."),
 ])
 def test_a_number_or_century_joined_to_a_unit_before_a_noun_is_given_after_it(typed, given):

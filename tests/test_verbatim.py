@@ -118,6 +118,7 @@ def test_every_example_of_the_table_comes_back_from_behind_its_stand_in(kind, ex
     ("Tom No. 5 is here", [("numbered", "n.º 5")]),  # "No." before a number is no part of a name
     ("Tom came on the 14th at 6 p.m. here", [("day", "14"), ("time", "6 p.m.")]),  # a day of the month, said bare
     ("Tom pays by the 1st of every month", [("day", "1 de cada mes")]),  # "every" said ("el 1 de mes" otherwise)
+    ("Tom pays on the first of every month", [("day", "1 de cada mes")]),  # in words: a day, before "of every month"
     ("Tom is at number 14", [("label", "el número 14")]),
     ("Tom calls on the 14th about it", [("day", "14")]),
     ("Tom came on the 2nd floor", []),  # an ordinal before a noun is no day

@@ -143,8 +143,14 @@ _NOUN = (r"\s+(?!(?:and|or|in|on|at|to|of|for|with|from|by|is|was|are|were|long|
 _COMPOUND = re.compile(rf"{_DETERMINER}(\d+(?:[.,]\d+)?|(?i:{EN_WORD}))-({'|'.join(COMPOUND_UNITS)})(?:-old)?{_NOUN}")
 _CENTURY = re.compile(rf"(?:{_DETERMINER})?(?<![\w-])(\d{{1,2}}(?:st|nd|rd|th)|{DAY_WORD})-century{_NOUN}")
 # An age before no noun stands for a person ("The 19-year-old won the race." came out "El 19 y año ganaron la
-# carrera"): "the person of 19 years" ("la persona de 19 años"), a child up to twelve ("our child of 3 years").
-_AGE_ALONE = re.compile(rf"{_DETERMINER}(\d{{1,3}}|(?i:{EN_WORD}))-year-old(?![\w-])")
+# carrera"): "the person of 19 years" ("la persona de 19 años"), a child up to twelve ("our child of 3 years"). Only
+# before a clause's end, a verb that helps or a word that joins, a verb before its object, or one in the past before
+# a clause's end, a preposition or a pronoun ("The 8-year-old asked for a puppy." came out "El 8-años pidió …"): "a
+# 30-year-old unmarried woman" is the woman's age.
+_AGE_ALONE = re.compile(rf"{_DETERMINER}(\d{{1,3}}|(?i:{EN_WORD}))-year-old"
+                        r"(?=\s*(?:[.,;:!?]|$)|\s+(?:is|was|are|were|has|had|will|would|can|could|and|or|who|in|on|at|from|"
+                        r"with)\b|\s+[a-z]+\s+(?:the|a|an|my|your|his|her|its|our|their)\b"
+                        r"|\s+[a-z]+ed(?:\s*(?:[.,;:!?]|$)|\s+(?:for|to|at|in|on|with|about|me|him|her|us|them|it)\b))")
 CHILD_UNTIL = 12
 
 
@@ -159,6 +165,8 @@ def nouns_first(text):
     The driver of twenty years, a painting of the 18th century. The person of 19 years won the race.
     >>> print(nouns_first("Our 3-year-old is sick; an eleven-year-old and a one-year-old."))
     Our child of 3 years is sick; a child of eleven years and a child of one year.
+    >>> print(nouns_first("I'm a 30-year-old unmarried woman. The 8-year-old asked for a puppy."))
+    I'm a 30-year-old unmarried woman. The child of 8 years asked for a puppy.
     >>> print(nouns_first("She collects 20th-century posters. Twentieth-century art is here."))
     She collects posters of the 20th century. Art of the twentieth century is here.
     """

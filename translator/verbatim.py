@@ -154,19 +154,19 @@ LABEL = "|".join(LABELS)
 # before a flight's number ("Flight AA 2417" came out "Flight AA 2417 a Miami", left in English).
 LABEL_NUMBER = (r"\s(?:(?:\d+(?:\.\d+)*|[A-Z]\d+|[A-Z]{2}\s?\d{1,4})[A-Z]?|[IVX]{2,}|[VX]|I(?=[.,;:!?)]|$))"
                 r"(?![\w-]|[.,]\d|\s+(?:second|minute|hour|day|week|month|year|time)s?\b)")
+# The words after which an ordinal is a day (but for a noun: "on the 5th floor").
+AFTER_DAY = ("at|is|was|will|now|then|and|or|to|until|till|by|before|after|through|this|next|about|for|with|so|but|"
+             r"because|when|if|as|of\s+(?:the|this|next)\s+month")
 # An ordinal in digits after "on the", "by the", "until the" ... with no noun after it is a day of the month ("on the
 # 14th at 6:45", "by the 15th.", "the 3rd of every month"), which Spanish says with the bare number, "el 14": the model
 # copied it in English ("en el 14th") and a second decoding wrote it as an ordinal ("el 14.º"). In words from the
 # eleventh ("from the fourteenth to the seventeenth" came out "desde la fourteenth a seventeenth"); "the third" or
-# "the second" are often no day.
-# The words after which an ordinal is a day (but for a noun: "on the 5th floor").
-AFTER_DAY = ("at|is|was|will|now|then|and|or|to|until|till|by|before|after|through|this|next|about|for|with|so|but|"
-             r"because|when|if|as|of\s+(?:the|this|next)\s+month")
+# "the second" are often no day, but before "of every month" ("on the first of every month").
 _DAY_AFTER = ("on", "by", "until", "till", "before", "after", "from", "since", "through", "for", "to", "and", "between")
 LATE_DAY_WORD = _days_in_words(ORDINAL_DAYS[10:])
 DAY = ("(?:" + "|".join(rf"(?<=\b[{word[0]}{word[0].upper()}]{word[1:]} the )" for word in _DAY_AFTER)
-       + rf")(?:\d{{1,2}}(?:st|nd|rd|th)|{LATE_DAY_WORD})"
-       + rf"(?:\s+of\s+(?:every|each)\s+month\b|(?![\w-])(?!\s+(?!(?:{AFTER_DAY})\b)[a-z]))")
+       + rf")(?:(?:\d{{1,2}}(?:st|nd|rd|th)|{DAY_WORD})\s+of\s+(?:every|each)\s+month\b"
+       + rf"|(?:\d{{1,2}}(?:st|nd|rd|th)|{LATE_DAY_WORD})(?![\w-])(?!\s+(?!(?:{AFTER_DAY})\b)[a-z]))")
 # Days of the month from one to another, "from the 1st to the 14th", "from the third to the ninth of June": the model
 # read the last as an ordinal ("del 1 para el 14.º") or said the first so ("desde el tercer al 9 de junio"). Any
 # ordinal up to the thirty-first, the other being a day, and a place after them too ("in the main hall").
@@ -322,8 +322,8 @@ KINDS = (
     # A unit in words ("4.5 kilograms", "70 square meters"), which the model copied, dropped or garbled ("3alnes" for
     # "3 gallons", "metros de plaza"): written back in Spanish, but first left to the model (`tried`).
     Kind("measure", rf"(?<![\w.,])(?:{MINUS})?\d+(?:[.,]\d+)*\s(?:(?:square|cubic)\s)?"
-                    rf"(?:{'|'.join(sorted(UNIT_WORDS, key=len, reverse=True))})(?!\w)",
-         "number", ("4.5 kilograms", "1 foot", "70 square meters", "minus 5 degrees")),
+                    rf"(?:{'|'.join(sorted(UNIT_WORDS, key=len, reverse=True))})(?:{PER_PERIOD})?(?!\w)",
+         "number", ("4.5 kilograms", "1 foot", "70 square meters", "minus 5 degrees", "35 miles per gallon", "59 cents")),
     # "percent" and "minus" in words too, which the model dropped ("6 percent" -> "6 años") or copied ("minus 12").
     # A sum up to another after a dash ("$5-10" came out "$5 de 10"), and a "+" after a number ("$1,000+", "18+").
     Kind("number", rf"(?<![\w.,]){CURRENCY}\d+(?:[.,]\d+)*[–-]{CURRENCY}?\d+(?:[.,]\d+)*(?![\w-])"
@@ -770,9 +770,20 @@ def spanish_amount(written):
     >>> spanish_amount("$139 per year"), spanish_amount("20 € a person"), spanish_amount("$3.89 a gallon")
     ('$139 al año', '20 € por persona', '$3.89 por galón')
     """
-    written = re.sub(rf"(?:/|\s(?:a|an|per)\s)({'|'.join(PERIODS)})$",
-                     lambda match: "/" + PERIODS[match[1]][0] if match[0][0] == "/" else " " + PERIODS[match[1]][1], written)
-    return re.sub(r"\s(?:percent|per\s?cent)$", " por ciento", re.sub(f"^{MINUS}", "menos ", written))
+    written, period = _per_period(written)
+    return re.sub(r"\s(?:percent|per\s?cent)$", " por ciento", re.sub(f"^{MINUS}", "menos ", written)) + period
+
+
+def _per_period(written):
+    """`written` without its period or unit after it (`PER_PERIOD`), and that as Spanish says it ("" if none).
+
+    >>> _per_period("$900/month"), _per_period("35 miles per gallon"), _per_period("$20")
+    (('$900', '/mes'), ('35 miles', ' por galón'), ('$20', ''))
+    """
+    match = re.search(rf"(?:/|\s(?:a|an|per)\s)({'|'.join(PERIODS)})$", written)
+    if not match:
+        return written, ""
+    return written[:match.start()], "/" + PERIODS[match[1]][0] if match[0][0] == "/" else " " + PERIODS[match[1]][1]
 
 
 def spanish_measure(written):
@@ -780,15 +791,16 @@ def spanish_measure(written):
 
     >>> spanish_measure("4.5 kilograms"), spanish_measure("1 foot"), spanish_measure("3 square miles")
     ('4.5 kilogramos', '1 pie', '3 millas cuadradas')
-    >>> spanish_measure("minus 5 degrees"), spanish_measure("2 cubic meters")
-    ('menos 5 grados', '2 metros cúbicos')
+    >>> spanish_measure("minus 5 degrees"), spanish_measure("2 cubic meters"), spanish_measure("35 miles per gallon")
+    ('menos 5 grados', '2 metros cúbicos', '35 millas por galón')
     """
+    written, period = _per_period(written)
     number, *shape, unit = written.rsplit(" ", 2) if re.search(r"\s(?:square|cubic)\s", written) else written.rsplit(" ", 1)
     spanish = UNIT_WORDS[unit]
     if shape:
         adjective = {"square": "cuadrad", "cubic": "cúbic"}[shape[0]] + ("a" if re.search("as?$", spanish) else "o")
         spanish += " " + adjective + ("s" if spanish.endswith("s") else "")
-    return f"{spanish_amount(number)} {spanish}"
+    return f"{spanish_amount(number)} {spanish}{period}"
 
 
 def spanish_numbered(written):

@@ -58,7 +58,7 @@ _UNITS = (("kilogram", "kilograms", "kilogramo", "kilogramos"), ("gram", "grams"
           ("calorie", "calories", "caloría", "calorías"), ("kilobyte", "kilobytes", "kilobyte", "kilobytes"),
           ("megabyte", "megabytes", "megabyte", "megabytes"), ("gigabyte", "gigabytes", "gigabyte", "gigabytes"),
           ("terabyte", "terabytes", "terabyte", "terabytes"), ("volt", "volts", "voltio", "voltios"),
-          ("watt", "watts", "vatio", "vatios"))
+          ("watt", "watts", "vatio", "vatios"), ("cent", "cents", "centavo", "centavos"))
 UNIT_WORDS = {english: spanish for *englishes, one, many in _UNITS for english, spanish in zip(englishes, (one, many))}
 UNIT_PLURALS = {one: many for one, many, *_ in _UNITS}
 
