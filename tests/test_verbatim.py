@@ -1411,6 +1411,10 @@ def test_a_weekday_is_said_as_the_source_says_it_one_day_a_habit_or_a_deadline(t
 @pytest.mark.parametrize("source, model, expected", [
     ("It costs about $30.", "Cuesta acerca de 45.", "Cuesta alrededor de $30."),  # a rough count, not "concerning"
     ("We talked about 3 topics.", "Hablamos acerca de 3 temas.", "Hablamos acerca de 3 temas."),  # concerning
+    ("It lasts about 9 hours.", "Dura por 9 horas.", "Dura alrededor de 9 horas."),  # not "for"
+    ("It lasts 2 days for about 9 hours.", "Dura 2 días por 9 horas.", "Dura 2 días alrededor de 9 horas."),
+    ("It lasts 9 days for about 2 hours.", "Dura por 9 días por 2 horas.", "Dura por 9 días alrededor de 2 horas."),
+    ("It carries up to 8 people.", "Lleva a las 8 personas.", "Lleva hasta 8 personas."),  # no hour's
     ("My son turns 5 tomorrow.", "Mi hijo gira 5 mañana.", "Mi hijo cumple 5 años mañana."),  # an age
     ("She turned 30.", "Ella giró a 30 años.", "Ella cumplió 30 años."),
     ("Turn 2 pages.", "Gira 2 páginas.", "Gira 2 páginas."),  # no age: something follows the number

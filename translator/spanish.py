@@ -192,23 +192,41 @@ def weekdays(translation, source):
 
 # "about" before a number is a rough count ("It costs about $30."), which the model said "acerca de" ("concerning"):
 # "alrededor de", as the corpus says it. Not after words of speech or thought ("We talked about 3 options").
-_ABOUT = re.compile(rf"(?i)(?:^|(\w+)\s+)about\s+(?:{CURRENCY})?\d")
+_ABOUT = re.compile(rf"(?i)(?:^|(\w+)\s+)about\s+((?:{CURRENCY})?\d+(?:[.,]\d+)*)")
 _CONCERNING = {"talk", "talked", "talking", "talks", "speak", "spoke", "think", "thought", "know", "knew", "hear", "heard",
                "read", "write", "wrote", "ask", "asked", "care", "worry", "worried", "forget", "forgot", "learn", "learned",
                "dream", "complain", "complained", "joke", "argue", "argued", "story", "book", "film", "movie", "article",
                "question", "song", "report", "news", "sure"}
 _ACERCA_DE_NUMBER = re.compile(rf"(?<!\w)([Aa])cerca de (?=(?:{CURRENCY})?\d)")
+# "up to" before a count, not a time ("up to 8 people", not "up to 8 p.m."), which the model said as an hour's "a las"
+# ("El ascensor puede llevar a las 8 personas.") or dropped: "hasta", as the corpus says it.
+_UP_TO = re.compile(rf"(?i)\bup\s+to\s+((?:{CURRENCY})?\d+(?:[.,]\d+)*)(?!\w|[.,:]\d|\s*(?:[ap]\.?m\b|o['’]clock))")
 
 
 def roughly(translation, source):
-    """`translation` with "about" before a number said as a rough count where the model said "concerning".
+    """`translation` with "about" before a number said as a rough count where the model said "concerning", or "for"
+    before that number ("The battery lasts about 10 hours." -> "La batería dura por 10 horas."), and "up to" before a
+    count as "hasta".
 
     >>> roughly("Cuesta acerca de $30.", "It costs about $30."), roughly("Hablamos acerca de 3 temas.", "We talked about 3 topics.")
     ('Cuesta alrededor de $30.', 'Hablamos acerca de 3 temas.')
+    >>> roughly("Dura por 10 horas.", "It lasts about 10 hours."), roughly("Lleva a las 8 personas.", "It carries up to 8 people.")
+    ('Dura alrededor de 10 horas.', 'Lleva hasta 8 personas.')
+    >>> roughly("Lo pagué por $20 hace 10 días.", "I paid $20 for it about 10 days ago.")
+    'Lo pagué por $20 hace 10 días.'
+    >>> roughly("Abre hasta las 8 p.m.", "It is open up to 8 p.m.")  # a time keeps its article
+    'Abre hasta las 8 p.m.'
     """
-    if not any((about[1] or "").lower() not in _CONCERNING for about in _ABOUT.finditer(source)):
-        return translation
-    return _ACERCA_DE_NUMBER.sub(lambda m: m[1] + "lrededor de ", translation)
+    for count in _UP_TO.finditer(source):
+        translation = re.sub(rf"(?<!\w)(?:([Aa])(?: l(?:as?|os))?|([Hh])asta(?: l(?:as?|os))?) (?={re.escape(count[1])}(?!\w|[.,]\d))",
+                             lambda m: ("H" if (m[1] or m[2]).isupper() else "h") + "asta ", translation)
+    rough = [about[2] for about in _ABOUT.finditer(source) if (about[1] or "").lower() not in _CONCERNING]
+    if rough:
+        translation = _ACERCA_DE_NUMBER.sub(lambda m: m[1] + "lrededor de ", translation)
+    for count in rough:
+        translation = re.sub(rf"(?<!\w)([Pp])or (?={re.escape(count)}(?!\w|[.,]\d))",
+                             lambda m: ("A" if m[1] == "P" else "a") + "lrededor de ", translation)
+    return translation
 
 
 # "turn" and an age: the model said "girar" ("Mi hijo gira 5 mañana."), "ponerse" ("Ella se puso 30") or "encender"
