@@ -114,6 +114,8 @@ def is_day(source, start):
     [True, True, False, False]
     """
     return bool(_DAY.match(source, start)) or any(days.start() <= start < days.end() for days in _DAYS.finditer(source))
+
+
 # English words that say a number without being one, and the values Spanish may say for them: "both" -> "los dos",
 # "every other day" -> "cada dos días", "a fortnight" -> "quince días", "a quarter to three" -> "las tres menos
 # quince", "a week" -> "ocho días", "midnight" -> "las doce"; and "once", which Spanish reads as eleven.
