@@ -180,8 +180,9 @@ def nouns_first(text):
 
     def person_of(match):
         determiner, number = match.groups()
-        who = "child" if word_value(number) <= CHILD_UNTIL else "person"
-        return f"{article(determiner, who)} {who} of {number} year{'' if word_value(number) == 1 else 's'}"
+        age = word_value(number)
+        who = "child" if age <= CHILD_UNTIL else "person"
+        return f"{article(determiner, who)} {who} of {number} year{'' if age == 1 else 's'}"
 
     def century_after(match):
         determiner, ordinal, noun = match.groups()
