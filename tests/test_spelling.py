@@ -78,6 +78,10 @@ def test_the_model_is_given_a_number_joined_to_a_unit_after_its_noun(tiny_transl
     ("The 19-year-old won the race.", "The person of 19 years won the race."),  # a verb before its object: no noun,
     ("The 19-year-old scored.", "The person of 19 years scored."),  # nor one in the past: an age alone, a person's
     ("Our 3-year-old is sick.", "Our child of 3 years is sick."),  # a child's up to twelve
+    ("My 2-year-old loves dogs.", "My child of 2 years loves dogs."),  # a verb in "-s" after an age: no noun
+    ("My 3-year-old wants to go.", "My child of 3 years wants to go."),
+    ("My 4-year-old twins love dogs.", "My twins of 4 years love dogs."),  # but a plural an age goes before
+    ("Our 6-year-old class sings.", "Our class of 6 years sings."),  # "-ss" no verb's
     ("The 8-year-old asked for a dog.", "The child of 8 years asked for a dog."),  # a verb before a preposition
     ("Tom is a 30-year-old unmarried man.", "Tom is a 30-year-old unmarried man."),  # no age alone: the man's
     ("Tom took a 3-day long trip.", "Tom took a 3-day long trip."),

@@ -7,7 +7,7 @@ import pytest
 
 from translator import cli, garbling, numbers, verbatim
 from translator.defaults import DEFAULT_BEAM, DEFAULT_MODEL
-from translator.spanish import is_form
+from translator.spanish import is_form, lost_weekdays, tidied
 from translator.translate import Translator
 from translator.verbatim import Span
 from translator.words import WORD
@@ -132,6 +132,14 @@ def test_every_example_of_the_table_comes_back_from_behind_its_stand_in(kind, ex
                                                            ("label", "el asiento 23C")]),  # a capital in the number
     ("Tom sat with seat 23 mates", [("number", "23")]),  # in lower case after another word, only then
     ("Tom was in part I think", []),  # "I" a pronoun
+    ("Tom is in conference room B now", [("label", "la sala de conferencias B")]),  # a letter alone, any word before
+    ("Tom takes Vitamin C", [("vitamin", "vitamina C")]),  # a vitamin's letter, no article
+    ("Tom needs vitamin B12", [("vitamin", "vitamina B12")]),
+    ("Tom is at gate D now", [("label", "la puerta D")]),
+    ("Tom is past terminal D now", [("label", "la terminal D")]),  # in lower case after any word: the letter no word
+    ("Tom parks in section A near it", [("label", "la sección A")]),  # "A" where no article can be
+    ("Tom parks in section A car", [("name", "A")]),  # "A" an article: no label
+    ("Tom met the room B's owner", [("name", "B")]),  # no letter alone: no label
     ("Tom was the 3rd.", []),  # nor one after no preposition
     ("Tom is from the 19th century", [("century", "siglo XIX")]),  # in Roman numerals, as Spanish writes it
     ("Tom is from the twelfth century", [("century", "siglo XII")]),  # in words too
@@ -392,6 +400,11 @@ def test_a_written_date_after_a_preposition_takes_el(translation, restored):
     ("Tom is out from the 1st to the 14th.", "Tom está fuera de las 45.", "Tom está fuera del 1 al 14."),  # its "del"
     ("Tom is out from the 1st to the 14th.", "Tom está fuera 45.", "Tom está fuera del 1 al 14."),
     ("Tom is in Room 214.", "Tom está en 45.", "Tom está en la habitación 214."),  # a label, its Spanish article
+    ("Tom is in conference room B.", "Tom está en 45.", "Tom está en la sala de conferencias B."),  # two words
+    ("Tom takes vitamin C.", "Tom toma mucho 45.", "Tom toma mucha vitamina C."),  # a vitamin is feminine
+    ("Tom took bus number 42.", "Tom tomó el autobús número de a las 45.", "Tom tomó el autobús número 42."),  # no hour's
+    ("Tom needs vitamin C.", "Tom necesita del 45.", "Tom necesita de la vitamina C."),
+    ("Vitamin C is good.", "45 es bueno.", "La vitamina C es bueno."),  # with its article opening a sentence
     ("Tom is in Room 214.", "Tom está en la 45.", "Tom está en la habitación 214."),  # the model's article goes
     ("Tom is in Room 214.", "Tom está en el 45.", "Tom está en la habitación 214."),
     ("Room 214 is here.", "La 45 está aquí.", "La habitación 214 está aquí."),
@@ -1399,6 +1412,14 @@ def test_hey_greeting_no_one_is_left_to_the_model():
     ("Tom came last Sunday.", "Tom vino pasado domingo.", "Tom vino el pasado domingo."),
     ("Tom came last Sunday.", "Tom vino el pasado domingo.", "Tom vino el pasado domingo."),
     ("Tom spoke of next Sunday.", "Tom habló de próximo domingo.", "Tom habló del próximo domingo."),
+    ("Tom came on Sunday evening.", "Tom vino con el domingo a la noche.", "Tom vino el domingo por la noche."),
+    ("Tom ate at 7 on Friday.", "Tom comió a las 7 de viernes.", "Tom comió a las 7 el viernes."),  # one day's "el"
+    ("Tom works on Sunday.", "Tom trabaja de domingo a lunes.", "Tom trabaja de domingo a lunes."),  # a range's "de"
+    ("Tom came on Sunday instead.", "Tom vino en lugar de domingo.", "Tom vino en lugar de domingo."),  # one word's
+    ("Tom died last Sunday night.", "Tom murió el domingo anoche.", "Tom murió el domingo anoche."),  # its part said
+    ("Tom met us Sunday night.", "Tom nos vio a domingo noche.", "Tom nos vio el domingo por la noche."),  # its part
+    ("Tom met us Sunday night.", "Tom nos vio el domingo.", "Tom nos vio el domingo por la noche."),  # the part lost
+    ("Tom needs it by Friday afternoon.", "Tom lo necesita por la tarde.", "Tom lo necesita para el viernes por la tarde."),
 ])
 def test_a_weekday_is_said_as_the_source_says_it_one_day_a_habit_or_a_deadline(tiny_translator, monkeypatch, source,
                                                                                  model, expected):
@@ -1406,6 +1427,68 @@ def test_a_weekday_is_said_as_the_source_says_it_one_day_a_habit_or_a_deadline(t
     monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, **dict.fromkeys(WORD.findall(source), 9)})
     monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | set(WORD.findall(model.lower())) | {"el", "sábado"})
     assert tiny_translator.translate(source) == expected
+
+
+@pytest.mark.parametrize("source, translation, expected", [
+    ("Send it by Friday afternoon.", "Mándalo por la tarde.", "Mándalo para el viernes por la tarde."),  # beside its part
+    ("Come Friday morning.", "Por la mañana, ven.", "El viernes por la mañana, ven."),
+    ("Come Friday morning.", "Ven el viernes.", "Ven el viernes."),  # said: left to `weekdays`
+    ("It is at 8 on Saturday, June 14.", "Es a las 8 del 14 de junio.", "Es a las 8 del sábado 14 de junio."),  # its date
+    ("It is Saturday, 14 June.", "Es 14 de junio.", "Es el sábado 14 de junio."),
+    ("It is Saturday, June 14.", "Es el 15 de junio.", "Es el 15 de junio."),  # no date of its own: no place for it
+])
+def test_a_weekday_lost_is_written_back_beside_its_part_or_date(source, translation, expected):
+    assert lost_weekdays(translation, source) == expected
+
+
+@pytest.mark.parametrize("source, translation, expected", [
+    ("I need 200 grams of flour.", "Necesito 200 gramos harina.", "Necesito 200 gramos de harina."),  # a measure's "de"
+    ("Add 2.5 liters of milk.", "Añade 2,5 litros leche.", "Añade 2,5 litros de leche."),  # Spanish separators
+    ("Add 2 liters of milk.", "Añade 2 litros de leche.", "Añade 2 litros de leche."),  # said already
+    ("It has a 15% discount.", "Tiene un 15% descuento.", "Tiene un 15% de descuento."),  # a share before its noun
+    ("It is 15% more.", "Es un 15% más.", "Es un 15% más."),
+    ("It is a 15% more.", "Es un 15% más.", "Es un 15% más."),  # no noun after it
+    ("It has 15% discount.", "Tiene un 15% descuento.", "Tiene un 15% descuento."),  # no share before a noun
+    ("It has a 15% off deal.", "Tiene un 15% off oferta.", "Tiene un 15% off oferta."),  # "off" no noun
+    ("It is 30 cm long.", "Es 30 cm largo.", "Es 30 cm de largo."),  # a size's "de"
+    ("It is 8,849 meters high.", "Es 8.849 metros altura.", "Es 8.849 metros de altura."),
+    ("It is 30 cm long.", "Es 30 cm largos.", "Es 30 cm largos."),  # no size's word
+    ("It is 30 feet deep.", "Es 30 pies profundo.", "Es 30 pies de profundidad."),  # a depth, a noun
+    ("Add 3 tablespoons of butter.", "Añade 3 cucharadas mantequilla.", "Añade 3 cucharadas de mantequilla."),
+])
+def test_a_measure_or_share_of_something_says_its_de(source, translation, expected):
+    assert tidied(translation, source, set()) == expected
+
+
+@pytest.mark.parametrize("source, translation, expected", [
+    ("We eat 3 meals a day.", "Comemos 3 comidas un día.", "Comemos 3 comidas al día."),  # said word for word
+    ("It gets 5,000 visits a week.", "Tiene 5.000 visitas en una semana.", "Tiene 5.000 visitas a la semana."),
+    ("She works 4 days a week from home.", "Trabaja 4 días desde casa.", "Trabaja 4 días a la semana desde casa."),  # lost
+    ("We eat 3 meals a day.", "Comemos 3 comidas cada día.", "Comemos 3 comidas cada día."),  # said otherwise
+    ("We eat 3 meals a day in one day.", "Comemos 3 comidas un día en un día.",
+     "Comemos 3 comidas un día en un día."),  # a day said twice: which "un día" is which?
+    ("It costs $3 a day.", "Cuesta $3 un día.", "Cuesta $3 un día."),  # no noun counted: a sum's period is its span's
+    ("I paid 10 yen a week ago.", "Pagué 10 yenes hace una semana.", "Pagué 10 yenes hace una semana."),  # no period
+    ("We took Route 66 for a week.", "Tomamos la ruta 66 para una semana.", "Tomamos la ruta 66 para una semana."),
+    ("It got 7 million visits a year.", "Tuvo un año de 7 millones de visitas un año.",
+     "Tuvo un año de 7 millones de visitas al año."),  # the one after the count
+    ("We work 9 months a year.", "Trabajamos 9 meses.", "Trabajamos 9 meses al año."),  # lost beside a period
+    ("We sell 9 cars a month.", "Vendemos 9 coches los meses.", "Vendemos 9 coches los meses."),  # said otherwise
+])
+def test_a_count_by_the_period_is_said_as_spanish_says_it(source, translation, expected):
+    assert tidied(translation, source, set()) == expected
+
+
+@pytest.mark.parametrize("translation, expected", [
+    ("Llámame después de 6 p.m.", "Llámame después de las 6 p.m."),  # an hour by the clock takes its article
+    ("Abre de 9 am a 5 pm.", "Abre de las 9 am a las 5 pm."),
+    ("Cierra a las 1 p.m.", "Cierra a la 1 p.m."),  # one o'clock's
+    ("Cierra antes de 1:30 PM.", "Cierra antes de la 1:30 PM."),
+    ("Pasó de 2:00 a 3:30, de 1:15 a las 1:30.", "Pasó de las 2:00 a las 3:30, de la 1:15 a la 1:30."),  # a clock's
+    ("Son las 10 a.m. y llegó a 15 km.", "Son las 10 a.m. y llegó a 15 km."),  # an article already, or no hour
+])
+def test_an_hour_after_a_preposition_takes_its_article(translation, expected):
+    assert tidied(translation, "Call me.", set()) == expected
 
 
 @pytest.mark.parametrize("source, model, expected", [
@@ -1443,13 +1526,15 @@ def test_a_greeting_keeps_its_comma_and_the_question_after_it_its_mark(tiny_tran
     assert tiny_translator.translate(source) == expected
 
 
+@pytest.mark.parametrize("model", ["Las cdoles 45 sigue fallando.", "Las ventanas 45 siguen fallando."])
 def test_a_name_and_version_opening_a_sentence_spelled_anew_is_passed_through_in_a_second_decoding(tiny_translator,
-                                                                                                        monkeypatch):
-    # "Windows" is a word the corpus knows in lower case: left to the model, which invented one in its place.
-    decoded = speaking(tiny_translator, monkeypatch, {"Windows 45 keeps crashing.": "Las cdoles 45 sigue fallando.",
+                                                                                                        monkeypatch, model):
+    # "Windows" is a word the corpus knows in lower case: left to the model, which invented one in its place or said
+    # it as a noun.
+    decoded = speaking(tiny_translator, monkeypatch, {"Windows 45 keeps crashing.": model,
                                                       "John keeps crashing.": "John sigue fallando."})
     monkeypatch.setattr(tiny_translator, "word_counts", {**COUNTS, "windows": 9, "keeps": 9, "crashing": 9})
-    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"las", "sigue", "fallando"})
+    monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"las", "sigue", "fallando", "ventanas", "siguen"})
     assert tiny_translator.translate("Windows 11 keeps crashing.") == "Windows 11 sigue fallando."
     assert decoded == [["Windows 45 keeps crashing."], ["John keeps crashing."]]
 

@@ -56,7 +56,7 @@ import unicodedata
 
 from translator import numbers, spanish, spelling, verbatim
 from translator.verbatim import DIAS, MESES, MIN_COUNT, MONTHS, NAME, PARTICLES, WEEKDAYS, Span
-from translator.words import ADDRESS, LABELS, WORD, opens_sentence, starts_sentence
+from translator.words import ADDRESS, LABELS, SIGNED_LABELS, WORD, opens_sentence, starts_sentence
 
 # An invented word this far (a share of the sentence's length) from every rare source word garbles another word.
 FAR = 0.2
@@ -866,23 +866,55 @@ def _place(match, text):
 
 
 # A capitalised word opening a text with a number after it: a name and its version ("Windows 11 keeps crashing.").
-_OPENING_VERSION = re.compile(r"[\s\"'(]*([A-Z][a-z]+)\s\d+(?:\.\d+)*(?![\w-]|[.,]\d)")
+_OPENING_VERSION = re.compile(r"[\s\"'(]*([A-Z][a-z]+)\s\d+(?:\.\d+)*(?![\w-]|[.,:]\d)")
+# Words opening a sentence before a number that are no name: "The 2 boys" -> "Los 2 chicos" says no name as a noun.
+_NO_NAME = {"the", "a", "an", "my", "your", "his", "her", "its", "our", "their", "this", "that", "these", "those", "in",
+            "on", "at", "by", "for", "from", "to", "with", "after", "before", "since", "until", "about", "around", "over",
+            "under", "only", "all", "some", "every", "each", "we", "you", "they", "he", "she", "it", "i", "nearly",
+            "almost", "just", "and", "but", "or", "so"}
+
+
+def _opening_version(source):
+    """The `_OPENING_VERSION` match of `source`, or None; none for a label, a month or a weekday ("Room 5", "May 5"),
+    nor an order's word, which gives one too ("Order 5 pizzas")."""
+    opening = _OPENING_VERSION.match(source)
+    return (opening if opening and opening[1] not in {**LABELS, **SIGNED_LABELS} and not DAYS.fullmatch(opening[1])
+            else None)
+
+
+def said_as_noun(translation, source):
+    """Whether `translation` opens with an article where `source` opens with a name and its version, and does not
+    write the name: the model said the name as a noun of its own ("Windows 11 runs well" -> "Las cobras 11 corren
+    bien"). A verb giving an order is no name ("Order 5 pizzas" -> "Pide 5 pizzas", "La pizza de 5 pizzas").
+
+    >>> [said_as_noun(out, "Windows 11 runs well.") for out in ("Las cobras 11 corren bien.", "El Windows 11 corre bien.")]
+    [True, False]
+    >>> said_as_noun("La pizza de 5 pizzas.", "Order 5 pizzas."), said_as_noun("Los 2 chicos.", "The 2 boys.")
+    (False, False)
+    >>> said_as_noun("El tren de las 7:15.", "Train 7:15 leaves.")  # a time, no version
+    False
+    """
+    opening, words = _opening_version(source), WORD.findall(translation)
+    return bool(opening and opening[1].lower() not in _NO_NAME and words and words[0].lower() in ARTICLES
+                and opening[1] not in words)
 
 
 def opening_version(translation, source, lexicon, spans, keep=()):
     """`spans` and, as a name, the name and version opening `source` (`_OPENING_VERSION`: not a label, month or
     weekday), whose name is a word the corpus knows in lower case, so that `verbatim` left it to the model ("Windows",
-    "windows"), when `translation` opens with a word it invented in its place (`invented_first`: "Las cdoles 11 …"):
-    for a second decoding. `spans` as they are otherwise: "In 1950, ..." comes out "En 1950, ...", nothing invented.
+    "windows"), when `translation` opens with a word it invented in its place (`invented_first`: "Las cdoles 11 …") or
+    says the name as a noun (`said_as_noun`: "Las cobras 11 …"): for a second decoding. `spans` as they are otherwise: "In
+    1950, ..." comes out "En 1950, ...", nothing invented.
 
     >>> source, lexicon = "Windows 11 keeps crashing.", {"las", "sigue", "fallando"}
     >>> [[s.value for s in opening_version(out, source, lexicon, [Span(8, 10, "number", "11")])]
-    ...  for out in ("Las cdoles 11 sigue fallando.", "Windows 11 sigue fallando.")]
-    [['Windows 11'], ['11']]
+    ...  for out in ("Las cdoles 11 sigue fallando.", "Windows 11 sigue fallando.", "Las ventanas 11 sigue fallando.")]
+    [['Windows 11'], ['11'], ['Windows 11']]
+    >>> [s.value for s in opening_version("Pide 5 pizzas.", "Order 5 pizzas.", {"pide", "pizzas"}, [])]
+    []
     """
-    opening = _OPENING_VERSION.match(source)
-    if (not opening or opening[1] in LABELS or DAYS.fullmatch(opening[1])
-            or not invented_first(translation, source, lexicon, keep)):
+    opening = _opening_version(source)
+    if not opening or not (invented_first(translation, source, lexicon, keep) or said_as_noun(translation, source)):
         return spans
     name = Span(opening.start(1), opening.end(), "name", source[opening.start(1):opening.end()])
     return verbatim.joined(source, sorted(_in_place_of(source, spans, name)))

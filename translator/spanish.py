@@ -23,8 +23,8 @@ import re
 import unicodedata
 
 from translator.numbers import DIGITS, EN_WORD, SPANISH_ORDINALS, SPANISH_WORD
-from translator.verbatim import CURRENCY, DIAS, INITIALS, WEEKDAY, WEEKDAYS
-from translator.words import starts_sentence
+from translator.verbatim import CURRENCY, DIAS, INITIALS, MERIDIEM, MESES, MONTHS, SEPARATORS, UNITS, WEEKDAY, WEEKDAYS
+from translator.words import UNIT_WORDS, starts_sentence
 
 AR = ("o as a amos áis an é aste ó asteis aron aba abas ábamos abais aban aré arás ará aremos aréis arán aría arías "
       "aríamos aríais arían e es emos éis en ara aras áramos arais aran ase ases ásemos aseis asen ando ado ada ados adas "
@@ -141,12 +141,49 @@ _BEFORE_BARE_DAY = {"el", "los", "del", "al", "de", "a", "cada", "este", "ese", 
                     "ni", "ningún", "algún", "tu", "su", "mi", "nuestro", "que", "viene"}
 
 
+# Words before "de" that make one preposition with it: "en lugar de lunes" is no day's "de".
+_BEFORE_DE = re.compile(r"(?<!\w)(?:lugar|antes|después|además|cerca|acerca|dentro|fuera|delante|detrás|encima|debajo|lejos|"
+                        r"alrededor|partir|través) $", re.IGNORECASE)
+# A weekday's part ("Friday afternoon"), as Spanish says it after the day: "el viernes por la tarde".
+PARTS_OF_DAY = {"morning": "mañana", "afternoon": "tarde", "evening": "noche", "night": "noche"}
+FULL_MONTH = "|".join(MONTHS)
+
+
+def lost_weekdays(translation, source):
+    """`translation` with each weekday of `source` that it does not say written back beside what it kept of the day:
+    its part ("Please send the report by Friday afternoon." -> "… envíe el informe por la tarde." -> "… para el
+    viernes por la tarde") or its date ("at 8 p.m. on Saturday, June 14" -> "a las 8 p.m. del 14 de junio" -> "del
+    sábado 14 de junio").
+
+    >>> lost_weekdays("Envíe el informe por la tarde.", "Send the report by Friday afternoon.")
+    'Envíe el informe para el viernes por la tarde.'
+    >>> lost_weekdays("Empieza a las 8 del 14 de junio. La mañana.", "It starts at 8 on Saturday, June 14. Monday morning.")
+    'Empieza a las 8 del sábado 14 de junio. El lunes por la mañana.'
+    """
+    for day, dia in zip(WEEKDAYS, DIAS):
+        if not re.search(rf"\b{day}\b", source) or re.search(rf"(?i)(?<!\w){dia}", translation):
+            continue
+        if part := re.search(rf"\b(?:([Bb]y) )?{day} ({'|'.join(PARTS_OF_DAY)})\b", source):
+            article = "para el" if part[1] else "el"
+            translation = re.sub(rf"(?<!\w)(?:(?:[Pp]or|[Aa]|[Ee]n) )?([Ll])a (?={PARTS_OF_DAY[part[2]]}(?!\w))",
+                                 lambda m, article=article, dia=dia: (article.capitalize() if m[0][0].isupper()
+                                                                      else article) + f" {dia} por la ",
+                                 translation, count=1)
+        elif date := re.search(rf"\b{day},?\s+(?:({FULL_MONTH})\s+(\d{{1,2}})|(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({FULL_MONTH}))\b",
+                               source):
+            number, month = date[2] or date[3], MESES[MONTHS.index(date[1] or date[4])]
+            translation = re.sub(rf"(?<!\w)(?:([Dd]el|[Ee]l|[Aa]l) )?(?={number} de {month}(?!\w))",
+                                 lambda m, dia=dia: f"{m[1] or 'el'} {dia} ", translation, count=1)
+    return translation
+
+
 def weekdays(translation, source):
     """`translation` with each weekday as `source` says it, where the model said it otherwise: one day, of what will
     be or is under way ("They are coming over on Saturday." -> "… vendrán los sábados." -> "el sábado"), a habit
     ("on Fridays": "cierra temprano con viernes" -> "los viernes"), a deadline ("by Friday": "por viernes" -> "para el
     viernes", as the corpus says it), a day with its article after a preposition ("for Sunday": "para domingo" -> "para
-    el domingo") and before "próximo" or "pasado" ("next Tuesday": "el próximo martes").
+    el domingo") and before "próximo" or "pasado" ("next Tuesday": "el próximo martes"), its part as Spanish says it
+    after the day ("Tuesday afternoon": "el martes a la tarde" -> "el martes por la tarde"), or written back if lost.
 
     >>> weekdays("Vendrán los sábados.", "They are coming over on Saturday.")
     'Vendrán el sábado.'
@@ -160,6 +197,15 @@ def weekdays(translation, source):
     'Abre los sábados; sillas para el domingo, hasta el jueves.'
     >>> weekdays("Cumple 11 años próximo martes. Próximo lunes, del próximo lunes.", "He turns 11 next Tuesday. Next Monday.")
     'Cumple 11 años el próximo martes. El próximo lunes, del próximo lunes.'
+    >>> weekdays("Hablamos con el martes a la tarde y a las 7 de jueves.", "We talk on Tuesday afternoon and at 7 on Thursday.")
+    'Hablamos el martes por la tarde y a las 7 el jueves.'
+    >>> weekdays("Veámonos a jueves noche.", "Let's meet Thursday night."), weekdays("Hablemos el lunes.", "Talk Monday evening.")
+    ('Veámonos el jueves por la noche.', 'Hablemos el lunes por la noche.')
+    >>> weekdays("¿Para el miércoles de noche?", "By Wednesday night?")
+    '¿Para el miércoles por la noche?'
+
+    >>> weekdays("Trabaja de lunes a viernes noche.", "He works Monday to Friday night.")
+    'Trabaja de lunes a viernes por la noche.'
     """
     if not WEEKDAY.search(source):  # most sources: none of the searches below can match
         return translation
@@ -173,6 +219,23 @@ def weekdays(translation, source):
             if one_time:
                 translation = re.sub(rf"(?<!\w)([Ll])os {dia}s?(?!\w)",
                                      lambda m, dia=dia: f"{'E' if m[1] == 'L' else 'e'}l {dia}", translation)
+            # "con el miércoles", "a las 7 de viernes": one day's "el" ("on Wednesday evening", "at 7 on Friday"); not
+            # a range's "de", nor that of "en lugar de", "antes de".
+            translation = re.sub(rf"(?<!\w)(?:([Cc])on(?: el)?|([Dd])e) (?={dia}(?!\w)(?! a (?:{'|'.join(DIAS)})))",
+                                 lambda m: m[0] if _BEFORE_DE.search(m.string[:m.start()])
+                                 else ("E" if (m[1] or m[2]).isupper() else "e") + "l ", translation)
+        if part := re.search(rf"\b{day} ({'|'.join(PARTS_OF_DAY)})\b", source):
+            # "el martes a la tarde", "a jueves noche": "el martes por la tarde", "el jueves por la noche".
+            def by_part(match, dia=dia):
+                if match[1] is None or re.search(rf"(?:{'|'.join(DIAS)}) $", match.string[:match.start()]):
+                    article = f"{match[1]} " if match[1] else ""  # "de lunes a viernes noche": a range's "a"
+                else:
+                    article = "El " if match[1][0].isupper() else "el "
+                return f"{article}{dia} por la "
+            translation = re.sub(rf"(?<!\w)(?:([Aa]|[Ee]l) )?{dia} (?:(?:a|en|de) la |la |de )?(?={PARTS_OF_DAY[part[1]]}(?!\w))",
+                                 by_part, translation)
+            if not re.search(r"(?:mañana|tarde|noche)(?!\w)", translation):  # the part lost ("anoche" says it)
+                translation = re.sub(rf"(?<!\w){dia}(?!\w)", f"{dia} por la {PARTS_OF_DAY[part[1]]}", translation, count=1)
         if re.search(rf"\b[Oo]n {day}s\b", source):
             plural = dia if dia.endswith("s") else dia + "s"
             translation = re.sub(rf"(?<!\w)(?:(?:[Cc]on|[Aa]|[Ee]n|[Dd]e)(?: los)?|[Ee]l|[Dd]el|[Aa]l) {dia}s?(?!\w)",
@@ -285,6 +348,100 @@ def families(translation, source):
     return translation
 
 
+# A measure or a share of something ("200 grams of flour", "a 15% discount"), whose "de" the model left out ("200
+# gramos harina", "un 15% descuento").
+_MEASURE_OF = re.compile(rf"(?<![\w.,])(\d+(?:[.,]\d+)?)\s?({'|'.join(UNIT_WORDS)}|{UNITS})\s+of\s+[a-z]")
+# A measure of a size ("30 cm long", "8,849 meters high"), which Spanish says with "de" ("30 cm de largo"); the model
+# wrote none ("30 cm largo").
+_SIZE = re.compile(rf"(?<![\w.,])(\d+(?:[.,]\d+)*)\s?({'|'.join(UNIT_WORDS)}|{UNITS})\s+(?:long|wide|high|tall|deep|thick)\b")
+_SIZES = "largo|larga|ancho|ancha|alto|alta|altura|profundo|profunda|profundidad|grosor|espesor"
+_SHARE_BEFORE_NOUN = re.compile(r"(?i)\ban?\s+(\d+(?:[.,]\d+)?)\s?%\s+(?!off\b)[a-z]")
+# Words after a share that need no "de": "un 15% más", "un 15% en …".
+_NOT_COUNTED = "de|del|más|menos|en|por|para|y|o|a|al|con|sobre|sin|que|es|era|fue"
+
+
+def of_what(translation, source):
+    """`translation` with "de" between a measure or a share and what it measures, where `source` says "of" or
+    counts a share before its noun, and between a measure and the size it gives ("de largo"), where the model left it
+    out.
+
+    >>> of_what("Necesito 200 gramos harina y 2,5 litros leche.", "I need 200 grams of flour and 2.5 liters of milk.")
+    'Necesito 200 gramos de harina y 2,5 litros de leche.'
+    >>> of_what("Tenemos un 15% descuento, un 10% más.", "We have a 15% discount, a 10% more.")
+    'Tenemos un 15% de descuento, un 10% más.'
+    >>> of_what("Mide 30 cm largo y 8,849 metros alto, 3 kg leche.", "It is 30 cm long and 8,849 meters high, 3 kg of milk.")
+    'Mide 30 cm de largo y 8,849 metros de alto, 3 kg de leche.'
+    >>> of_what("Es 300 pies profundo.", "It is 300 feet deep.")
+    'Es 300 pies de profundidad.'
+    """
+    said = [(number, UNIT_WORDS.get(unit, unit), "") for number, unit in _MEASURE_OF.findall(source)]
+    said += [(number, "%", "") for number in _SHARE_BEFORE_NOUN.findall(source)]
+    said += [(number, UNIT_WORDS.get(unit, unit), f"(?=(?:{_SIZES})(?!\\w))") for number, unit in _SIZE.findall(source)]
+    for number, unit, what in said:
+        forms = "|".join(re.escape(form) for form in {number, number.translate(SEPARATORS)})
+        translation = re.sub(rf"(?<![\w.,])(?:{forms})\s?{re.escape(unit)} (?!(?:{_NOT_COUNTED})(?!\w)){what}(?=[a-záéíóúñ])",
+                             r"\g<0>de ", translation)
+        if what:  # a depth is a noun's ("de profundidad"), the other sizes an adjective's ("de largo")
+            translation = re.sub(rf"((?<![\w.,])(?:{forms})\s?{re.escape(unit)} de )profund[oa]s?(?!\w)", r"\1profundidad",
+                                 translation)
+    return translation
+
+
+# A count by the period ("10,000 steps a day", "4 days a week"), which the model said word for word ("10.000 pasos un
+# día", "5.000 visitantes una semana") or lost ("Ella trabaja 4 días por casa"): as the corpus says it, "al día".
+_COUNT_PER = re.compile(rf"(?i)(?<![\w.,])(\d+(?:[.,]\d+)*|{EN_WORD})(?:\s+million)?\s+"
+                        r"(?!(?:for|in|within|after|over|about|of|by|on|at|to|from|during|with|and|or)\b)[a-z]+\s+(?:a|an|per)\s+"
+                        r"(day|week|month|year|hour|night)\b(?!\s+(?:ago|later|earlier|before|after)\b)")
+_PER = {"day": ("un día", "al día"), "week": ("una semana", "a la semana"), "month": ("un mes", "al mes"),
+        "year": ("un año", "al año"), "hour": ("una hora", "por hora"), "night": ("una noche", "por noche")}
+
+
+def per_period(translation, source):
+    """`translation` with each count by the period of `source` said as Spanish says it, where the model said the
+    period word for word or lost it.
+
+    >>> per_period("Caminé 10.000 pasos un día y 3 km en una hora.", "I walked 10,000 steps a day and 3 km in an hour.")
+    'Caminé 10.000 pasos al día y 3 km en una hora.'
+    >>> per_period("Caminé 10 km un día, 2 km un día.", "I walked 10 km one day, 2 km a day.")
+    'Caminé 10 km un día, 2 km un día.'
+    >>> per_period("Te di 10 yenes hace una semana, en la ruta 66 para una semana.", "I gave you 10 yen a week ago on Route 66 for a week.")
+    'Te di 10 yenes hace una semana, en la ruta 66 para una semana.'
+    >>> per_period("Ella trabaja 4 días desde casa.", "She works 4 days a week from home.")
+    'Ella trabaja 4 días a la semana desde casa.'
+    """
+    for match in _COUNT_PER.finditer(source):
+        one, said = _PER[match[2].lower()]
+        noun = one.split()[1]
+        number = "|".join(re.escape(form) for form in {match[1], match[1].translate(SEPARATORS)})
+        if re.search(rf"(?<!\w){noun}(?:e?s)?(?!\w)", translation) is None:
+            # Lost: said after the count and the word after it ("4 días").
+            translation = re.sub(rf"(?<![\w.,])(?:{number})(?:\s+millones(?:\s+de)?)?\s+\w+", rf"\g<0> {said}", translation,
+                                 count=1)
+        elif len(re.findall(rf"(?i)\b{match[2]}s?\b", source)) == 1:  # said once: "un día" after the count is this
+            translation = re.sub(rf"((?<![\w.,])(?:{number})(?:\s+\S+){{1,3}}?\s)(?:(?:en|de|por) )?{one}(?!\w)",
+                                 rf"\g<1>{said}", translation, count=1)
+    return translation
+
+
+# An hour by the clock after a preposition, which Spanish says with its article ("antes de las 7 a.m.", "a la 1 p.m."):
+# the model, given a stand-in, wrote none ("Llámame después de 6 p.m.") or the plural's for one ("a las 1 p.m.").
+_HOUR = rf"(?:\d{{1,2}}(?::\d{{2}})?\s?{MERIDIEM}|\d{{1,2}}:\d{{2}}(?![\d:]))"
+_HOUR_WITHOUT_ARTICLE = re.compile(rf"(?<!\w)((?:[Aa]ntes|[Dd]espués|[Dd]esde|[Hh]asta|[Pp]ara|[Dd]e|[Aa])(?: de)?) (?={_HOUR})")
+_HOURS_FOR_ONE = re.compile(rf"(?<!\w)([Ll])as (?=1(?!\d)(?::\d{{2}})?(?:\s?{MERIDIEM}|(?<=\d)(?![\d:])))")
+
+
+def hour_articles(translation):
+    """`translation` with each hour by the clock after a preposition given its article, "la" for one o'clock.
+
+    >>> hour_articles("Llámame después de 6 p.m., desde 9 am hasta 1 pm; abre a las 1 p.m. y a 10:30 a.m.")
+    'Llámame después de las 6 p.m., desde las 9 am hasta la 1 pm; abre a la 1 p.m. y a las 10:30 a.m.'
+    >>> hour_articles("Se movió de 2:00 a 3:30 PM, de 1:15 a las 1:30; ganó 2:1.")
+    'Se movió de las 2:00 a las 3:30 PM, de la 1:15 a la 1:30; ganó 2:1.'
+    """
+    translation = _HOUR_WITHOUT_ARTICLE.sub(lambda m: f"{m[1]} las ", translation)
+    return _HOURS_FOR_ONE.sub(r"\1a ", translation)
+
+
 def tidied(translation, source, lexicon):
     """`translation` of `source` as Spanish writes it: a full stop the model put after initials inside a sentence goes
     (`unbroken`), a word written twice in a row is written once (`unrepeated`), an ordinal written back in the
@@ -297,9 +454,9 @@ def tidied(translation, source, lexicon):
     'El perro cumple 5 años el lunes.'
     """
     translation = articles(agreeing(unrepeated(unbroken(translation, source, lexicon), source)))
-    for tidy in (english_article, weekdays, roughly, ages, plural_scales, families):
+    for tidy in (english_article, lost_weekdays, weekdays, roughly, ages, plural_scales, families, of_what, per_period):
         translation = tidy(translation, source)
-    return translation
+    return hour_articles(translation)
 
 
 def articles(translation):

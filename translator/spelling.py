@@ -140,7 +140,11 @@ COMPOUND_UNITS = ("second", "minute", "hour", "day", "week", "month", "year", "m
 _DETERMINER = r"(?<![\w-])((?i:an?|the|my|your|his|her|its|our|their|this|that))\s+"
 _NOUN = (r"\s+(?!(?:and|or|in|on|at|to|of|for|with|from|by|is|was|are|were|long|wide|high|deep|tall|old)\b)"
          r"(?![a-z]*ed\b)([a-z]+\b|[A-Z]{2,4}(?![\w-]))(?!\s+(?:the|my|your|his|her|its|our|their|him|them|me|us)\b)")
-_COMPOUND = re.compile(rf"{_DETERMINER}(\d+(?:[.,]\d+)?|(?i:{EN_WORD}))-({'|'.join(COMPOUND_UNITS)})(?:-old)?{_NOUN}")
+# A verb in "-s" after an age ("My 2-year-old loves dinosaurs" came out "Mi ama 2 años dinosaurs", given "My loves of 2
+# years dinosaurs"): a word in "-s", not "-ss" or "-us", but for the plurals an age goes before.
+_VERB_S = r"(?!(?:twins|triplets|kids|boys|girls|sons|daughters|students|brothers|sisters|dogs|cats|puppies)\b)[a-z]+[^su\W]s\b"
+_COMPOUND = re.compile(rf"{_DETERMINER}(\d+(?:[.,]\d+)?|(?i:{EN_WORD}))-({'|'.join(COMPOUND_UNITS)})(?:-old(?!\s+{_VERB_S}))?"
+                       rf"{_NOUN}")
 _CENTURY = re.compile(rf"(?:{_DETERMINER})?(?<![\w-])(\d{{1,2}}(?:st|nd|rd|th)|{DAY_WORD})-century{_NOUN}")
 # An age before no noun stands for a person ("The 19-year-old won the race." came out "El 19 y año ganaron la
 # carrera"): "the person of 19 years" ("la persona de 19 años"), a child up to twelve ("our child of 3 years"). Only
@@ -149,7 +153,7 @@ _CENTURY = re.compile(rf"(?:{_DETERMINER})?(?<![\w-])(\d{{1,2}}(?:st|nd|rd|th)|{
 # 30-year-old unmarried woman" is the woman's age.
 _AGE_ALONE = re.compile(rf"{_DETERMINER}(\d{{1,3}}|(?i:{EN_WORD}))-year-old"
                         r"(?=\s*(?:[.,;:!?]|$)|\s+(?:is|was|are|were|has|had|will|would|can|could|and|or|who|in|on|at|from|"
-                        r"with)\b|\s+[a-z]+\s+(?:the|a|an|my|your|his|her|its|our|their)\b"
+                        rf"with)\b|\s+{_VERB_S}|\s+[a-z]+\s+(?:the|a|an|my|your|his|her|its|our|their)\b"
                         r"|\s+[a-z]+ed(?:\s*(?:[.,;:!?]|$)|\s+(?:for|to|at|in|on|with|about|me|him|her|us|them|it)\b))")
 CHILD_UNTIL = 12
 

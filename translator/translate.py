@@ -340,7 +340,7 @@ class Translator:
     def faults(self, translation, text, keep):
         """What is wrong with `translation` of `text`, worst first, for choosing between two: the numbers it
         changed, the months and weekdays it changed, the numbers, months and weekdays it dropped, the names it
-        garbled or lost, the words it invented that no repair mends (`garbling.repair_invented`), the first words it
+        garbled, lost or said as a noun (`garbling.said_as_noun`), the words it invented that no repair mends (`garbling.repair_invented`), the first words it
         took for names (`garbling.first_words_as_names`), the parts of words it said for the whole, its guesses at
         words it never saw (`garbling.guessed`) and its stutters (`spanish.stutters`; counts of each), and last the
         words it invented: one that the repair writes back as the source's word is what the reader gets, no worse
@@ -352,7 +352,7 @@ class Translator:
         return (len(changed), len(garbling.changed_days(translation, text)),
                 len(dropped) + len(garbling.dropped_days(translation, text)),
                 len(garbling.garbled_names(translation, text, self.word_counts))
-                + len(garbling.spelled_apart(translation, text))
+                + len(garbling.spelled_apart(translation, text)) + garbling.said_as_noun(translation, text)
                 + len(garbling.lost_names(translation, text, self.word_counts, self.lexicon, self.name_forms)),
                 len(garbling.invented(repaired, text, self.lexicon, keep))
                 + len(garbling.first_words_as_names(translation, text, self.word_counts, self.lexicon))

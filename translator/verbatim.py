@@ -148,11 +148,15 @@ MULTIPLIER = r"(?:[kKM]|bn)"
 PARTICLES = "de|da|del|della|di|du|dos|das|van|von|der|den|la|le|bin|ibn|al"
 # A number after "No." ("Apartment No. 5"), which Spanish abbreviates "n.º 5".
 NUMBERED = r"No\.\s?\d+(?!\w|[.,]\d)"
-LABEL = "|".join(LABELS)
+# A label of two words in either case after the first ("Conference Room B", "conference room 2").
+LABEL = "|".join(re.sub(r" (\w)", lambda m: f" [{m[1]}{m[1].upper()}]", label) for label in LABELS)
+# A letter alone numbers a place too ("conference room B" came out "en conferencias de la sala de conferencias", the
+# letter lost; "Vitamin C" "Vitamin"); "A" only where no article can be ("in section A near …"), "I" where no pronoun.
+LETTER = r"[B-HJ-Z]|A(?=[.,;:!?)]|$|\s+(?:and|or|is|was|are|were|near|next|on|in|at|for|of|to|with|from|by)\b)"
 # Not before a unit of time: "Exercise 30 minutes a day." is no label. In Roman numerals too ("Chapter IV" came out
 # "Chapter IV explique"); "I" only at a sentence's or clause's end ("in part I think" is none). An airline's code
 # before a flight's number ("Flight AA 2417" came out "Flight AA 2417 a Miami", left in English).
-LABEL_NUMBER = (r"\s(?:(?:\d+(?:\.\d+)*|[A-Z]\d+|[A-Z]{2}\s?\d{1,4})[A-Z]?|[IVX]{2,}|[VX]|I(?=[.,;:!?)]|$))"
+LABEL_NUMBER = (rf"\s(?:(?:\d+(?:\.\d+)*|[A-Z]\d+|[A-Z]{{2}}\s?\d{{1,4}})[A-Z]?|[IVX]{{2,}}|I(?=[.,;:!?)]|$)|{LETTER})"
                 r"(?![\w-]|[.,]\d|\s+(?:second|minute|hour|day|week|month|year|time)s?\b)")
 # The words after which an ordinal is a day (but for a noun: "on the 5th floor").
 AFTER_DAY = ("at|is|was|will|now|then|and|or|to|until|till|by|before|after|through|this|next|about|for|with|so|but|"
@@ -181,7 +185,7 @@ SIGNED_LABEL = (rf"{LABEL_DETERMINER}(?i:{LABEL}|{'|'.join(SIGNED_LABELS)})"
 # A label in lower case after any word when a capital letter is part of its number, with the word before it: "I'm
 # flying with Iberia, flight IB 6251, seat 23C." came out "… asiento a IB 6251, el asiento a 23C" ("flight" said
 # "asiento"), "Your flight UA 1234 …" "Tu7 el vuelo UA 1234 …".
-CODED_LABEL = rf"{LABEL_DETERMINER}(?i:{LABEL})(?=\s(?:[A-Z]{{1,2}}\s?\d|\d+[A-Z](?![\w-])))"
+CODED_LABEL = rf"{LABEL_DETERMINER}(?i:{LABEL})(?=\s(?:[A-Z]{{1,2}}\s?\d|\d+[A-Z](?![\w-])|(?:{LETTER})(?![\w'-])))"
 # The words after which a label may be in lower case ("Call extension 4402" opening a sentence too).
 LOWER_LABEL_AFTER = "|".join(f"(?<=[{word[0]}{word[0].upper()}]{word[1:]} )"
                              for word in ("in", "on", "at", "to", "from", "into", "see", "read", "call", "dial", "take", "watch",
@@ -252,6 +256,9 @@ KINDS = (
     # A world war by its number, which the model knows as "la Segunda Guerra Mundial" but changed for the first ("World
     # War I" came out "la Segunda Guerra Mundial" or "la Guerra Mundial"): as Spanish says it, with its article.
     Kind("war", r"\bWorld\sWar\s(?:II|I)(?![\w-])", "name", ("World War I", "World War II")),
+    # A vitamin by its letter: "Vitamin C is good for you." came out "Vitamin es bueno para ti.", the letter lost. No
+    # article in Spanish, which says it bare where English does ("rica en vitamina C").
+    Kind("vitamin", r"(?<![\w-])[Vv]itamin\s[A-EK]\d{0,2}(?![\w-])", "number", ("Vitamin C", "vitamin B12")),
     # In words too: "in the nineteenth century" came out "en la nineteenth", "the twenty-first century" "las veinte años
     # de primeras".
     Kind("century", rf"(?<![\w.,-])(?:\d{{1,2}}(?:st|nd|rd|th)|{DAY_WORD})\s+century(?!\w)", "number",
@@ -409,12 +416,14 @@ _MOVED = re.compile(r"(?i)\b(?:mov|chang|switch|postpon|reschedul|push|shift|del
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
 ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "street", "war", "measure", "numbered", "century",
           "decade", "part", "label", "greeting", "closing", "address", "range", "time", "phone", "date", "serial", "code",
-          "etc", "title", "symbol", "number_name", "rough", "weekdays", "days"}
+          "etc", "title", "symbol", "number_name", "rough", "weekdays", "days", "vitamin"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
 # (as the corpus writes it), a written date or a unit in words in the model's own Spanish, a number with a separator,
 # "2,000 books" -> "2.000 libros" (as Spanish writes it), and a plain number the corpus shows often.
 SEPARATORS = str.maketrans(",.", ".,")
+# The feminine of what the model writes before a number: a feminine noun in its place takes it.
+FEMININE_OF = {"el": "la ", "un": "una ", "mucho": "mucha "}
 HOURS = ("una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce")
 
 
@@ -494,21 +503,21 @@ def wanted(kind, text, counts):
 
 def tried(span, counts):
     """Whether `span` is first left to the model: a time on the 24-hour clock or without "am"/"pm" (which the
-    model may say in words), a date with its month's name or a unit in words (which it may write in Spanish
-    itself), a street of words the corpus knows ("Main Street", which the model mostly copies), a number
+    model may say in words), a date with its month's name, a unit in words or a vitamin (which it may write in
+    Spanish itself), a street of words the corpus knows ("Main Street", which the model mostly copies), a number
     with a separator ("2,000", "3.14"), or a plain number of two digits or more that `counts` (the corpus)
     show often, which the model mostly copies but now and then changes (a single digit is a span only once
     the model got one wrong, `garbling.number_spans`). A time with "p.m." comes out as written ("a las 7 p.m.").
 
     >>> spans = [Span(0, 4, kind, value) for kind, value in (("time", "2:30"), ("time", "7 p.m"), ("number", "2,000"),
     ...                                                     ("number", "150"), ("number", "1999"), ("number", "$20"),
-    ...                                                     ("number", "3"))]
+    ...                                                     ("number", "3"), ("vitamin", "vitamina C"))]
     >>> [tried(span, {"150": 9, "3": 9}) for span in spans]
-    [True, False, True, True, False, False, False]
+    [True, False, True, True, False, False, False, True]
     """
     if span.kind == "time":
         return bool(re.fullmatch(r"[\d:]+", span.value))
-    if span.kind in ("written_date", "measure"):
+    if span.kind in ("written_date", "measure", "vitamin"):
         return True
     if span.kind == "street":  # of words the model knows ("Main Street"); not with a number ("a las 1600 …")
         return not any(word.isdigit() or is_rare(word, counts) for word in re.findall(r"\w+", span.value))
@@ -683,7 +692,10 @@ def spanish_label(written):
     """
     words = written.split()
     before = words.pop(0).lower() if words[0].lower() in LABEL_DETERMINERS else None
-    article, noun = {**LABELS, **SIGNED_LABELS}[words[0].capitalize()].split()
+    labels = {**LABELS, **SIGNED_LABELS}
+    if " ".join(words[:2]).capitalize() in labels:  # "conference room"
+        words[:2] = [" ".join(words[:2])]
+    article, noun = labels[words[0].capitalize()].split(" ", 1)
     if before:
         article = LABEL_DETERMINERS[before][article == "la"]
     number = re.sub(r"^#\s?", "n.º ", " ".join(words[1:]))
@@ -864,7 +876,8 @@ def spanish_range(written):
 
 # The kinds of span that come out as Spanish writes them, not as written: each kind's writer.
 IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_date": spanish_date,
-              "numbered": spanish_numbered, "day": spanish_day, "war": spanish_war, "century": spanish_century,
+              "numbered": spanish_numbered, "day": spanish_day, "war": spanish_war,
+              "vitamin": lambda written: "vitamina " + written.split()[1], "century": spanish_century,
               "decade": spanish_decade, "part": spanish_part, "label": spanish_label, "time": spanish_clock, "range": spanish_range,
               "title": spanish_title, "weekdays": spanish_weekdays, "days": spanish_days, "family": spanish_family, "rough": spanish_rough,
               "number_name": lambda written: NUMBER_NAMES[written.lower()],
@@ -1293,6 +1306,10 @@ def restore(translation, source, spans, meanings):
     scores = {span.value: "las?" for span in spans if span.kind == "range" and int(re.search(r"\d+", span.value)[0]) > 24}
     for value, article in {**measures, **scores, **sums}.items():
         translation = re.sub(rf"(?<!\w)([Aa]) {article} (?={re.escape(value)})", r"\1 ", translation)
+    # Nor a number after "número" ("The bus number 42" came out "El autobús número de a las 42").
+    for value in {span.value for span in spans if span.kind == "number"}:
+        translation = re.sub(rf"(?<!\w)([Nn]úmero) (?:de )?(?:a )?l(?:as?|os) (?={re.escape(value)}(?!\w))", r"\1 ",
+                             translation)
     # The part of a year or month takes no article ("para las finales de 2024"), and with its "a" ("in mid-2026": "a
     # mediados de 2026") no preposition of the model's either ("mover a las a principios de 2025"); nor weekdays from
     # one to another with their "de" ("abierta el de lunes a viernes"), nor days ("desde las del 1 al 14").
@@ -1329,6 +1346,15 @@ def restore(translation, source, spans, meanings):
                 return f"{a or de + 'e'} {article} "
             return (article.capitalize() if (los or el).isupper() else article) + " "
         translation = re.sub(rf"(?<!\w)(?:([Ll])os|([Aa])|([Ee])l|([Dd])el) (?={re.escape(hour)}(?!\w))", feminine,
+                             translation)
+    # A vitamin is feminine: the model, given a number in its place, wrote a masculine word before it ("mucho 45",
+    # "para el 45") or none opening a sentence ("45 es bueno para ti.").
+    for vitamin in {span.value for span in spans if span.kind == "vitamin"}:
+        translation = re.sub(rf"(?<!\w)(?:([Ee]l|[Uu]n|[Mm]ucho)|([Dd]e|[Aa])l) (?={re.escape(vitamin)}(?!\w))",
+                             lambda m: f"{m[2]} la " if m[2] else FEMININE_OF[m[1].lower()].capitalize()
+                             if m[1][0].isupper() else FEMININE_OF[m[1]], translation)
+        translation = re.sub(rf"(?<!\w){re.escape(vitamin[0].upper() + vitamin[1:])}(?!\w)",
+                             lambda m, vitamin=vitamin: "La " + vitamin if opens_sentence(m.string, m.start()) else m[0],
                              translation)
     # A stand-in read as an age ("The score was 45 at halftime." -> "El score era 45 años …"): "años" after a span
     # that is no count ("2-1", "A12", "$20") and a source that says no year or age goes.

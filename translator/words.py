@@ -58,7 +58,8 @@ _UNITS = (("kilogram", "kilograms", "kilogramo", "kilogramos"), ("gram", "grams"
           ("calorie", "calories", "caloría", "calorías"), ("kilobyte", "kilobytes", "kilobyte", "kilobytes"),
           ("megabyte", "megabytes", "megabyte", "megabytes"), ("gigabyte", "gigabytes", "gigabyte", "gigabytes"),
           ("terabyte", "terabytes", "terabyte", "terabytes"), ("volt", "volts", "voltio", "voltios"),
-          ("watt", "watts", "vatio", "vatios"), ("cent", "cents", "centavo", "centavos"))
+          ("watt", "watts", "vatio", "vatios"), ("cent", "cents", "centavo", "centavos"),
+          ("tablespoon", "tablespoons", "cucharada", "cucharadas"), ("teaspoon", "teaspoons", "cucharadita", "cucharaditas"))
 UNIT_WORDS = {english: spanish for *englishes, one, many in _UNITS for english, spanish in zip(englishes, (one, many))}
 UNIT_PLURALS = {one: many for one, many, *_ in _UNITS}
 
@@ -75,7 +76,9 @@ LABELS = {"Room": "la habitación", "Chapter": "el capítulo", "Page": "la pági
           "Extension": "la extensión", "Box": "la caja", "Stage": "la etapa", "Slide": "la diapositiva",
           "Row": "la fila", "Highway": "la autopista", "Interstate": "la interestatal", "Track": "la vía",
           "Pier": "el muelle", "Suite": "la suite", "Ticket": "el ticket", "Invoice": "la factura", "Lane": "el carril",
-          "Door": "la puerta", "Channel": "el canal", "Number": "el número"}
+          "Door": "la puerta", "Channel": "el canal", "Number": "el número", "Option": "la opción",
+          "Conference room": "la sala de conferencias", "Meeting room": "la sala de reuniones",
+          "Waiting room": "la sala de espera"}
 # A noun that numbers what it names only before "#" or a code ("Order #45821"; "Order 5 pizzas" is no label).
 SIGNED_LABELS = {"Order": "el pedido"}
 # A word before a label numbered so, as Spanish says it before the label's noun, masculine and feminine: "Your order
