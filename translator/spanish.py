@@ -203,7 +203,6 @@ def weekdays(translation, source):
     ('Veámonos el jueves por la noche.', 'Hablemos el lunes por la noche.')
     >>> weekdays("¿Para el miércoles de noche?", "By Wednesday night?")
     '¿Para el miércoles por la noche?'
-
     >>> weekdays("Trabaja de lunes a viernes noche.", "He works Monday to Friday night.")
     'Trabaja de lunes a viernes por la noche.'
     """

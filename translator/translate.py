@@ -338,14 +338,15 @@ class Translator:
         return spans
 
     def faults(self, translation, text, keep):
-        """What is wrong with `translation` of `text`, worst first, for choosing between two: the numbers it
-        changed, the months and weekdays it changed, the numbers, months and weekdays it dropped, the names it
-        garbled, lost or said as a noun (`garbling.said_as_noun`), the words it invented that no repair mends (`garbling.repair_invented`), the first words it
-        took for names (`garbling.first_words_as_names`), the parts of words it said for the whole, its guesses at
-        words it never saw (`garbling.guessed`) and its stutters (`spanish.stutters`; counts of each), and last the
-        words it invented: one that the repair writes back as the source's word is what the reader gets, no worse
-        than a word said for the whole, but a translation with none to repair is better still. A number made up is
-        worse than one left out: a second decoding may merge two stand-ins into one ("45 to 37" -> "47")."""
+        """What is wrong with `translation` of `text`, worst first, for choosing between two: the numbers it changed,
+        the months and weekdays it changed, the numbers, months and weekdays it dropped, the names it garbled, lost or
+        said as a noun (`garbling.said_as_noun`), the words it invented that no repair mends
+        (`garbling.repair_invented`), the first words it took for names (`garbling.first_words_as_names`), the parts of
+        words it said for the whole, its guesses at words it never saw (`garbling.guessed`) and its stutters
+        (`spanish.stutters`; counts of each), and last the words it invented: one that the repair writes back as the
+        source's word is what the reader gets, no worse than a word said for the whole, but a translation with none to
+        repair is better still. A number made up is worse than one left out: a second decoding may merge two stand-ins
+        into one ("45 to 37" -> "47")."""
         changed, dropped = garbling.wrong_numbers(translation, text, keep)
         invented = len(garbling.invented(translation, text, self.lexicon, keep))
         repaired = garbling.repair_invented(translation, text, self.lexicon, self.word_counts, keep)
