@@ -1432,6 +1432,7 @@ def test_a_weekday_is_said_as_the_source_says_it_one_day_a_habit_or_a_deadline(t
 @pytest.mark.parametrize("source, translation, expected", [
     ("Send it by Friday afternoon.", "Mándalo por la tarde.", "Mándalo para el viernes por la tarde."),  # beside its part
     ("Come Friday morning.", "Por la mañana, ven.", "El viernes por la mañana, ven."),
+    ("Send the report by Friday afternoon.", "Envía el informe de la tarde.", "Envía el informe para el viernes por la tarde."),
     ("Come Friday morning.", "Ven el viernes.", "Ven el viernes."),  # said: left to `weekdays`
     ("It is at 8 on Saturday, June 14.", "Es a las 8 del 14 de junio.", "Es a las 8 del sábado 14 de junio."),  # its date
     ("It is Saturday, 14 June.", "Es 14 de junio.", "Es el sábado 14 de junio."),

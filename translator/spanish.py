@@ -165,7 +165,7 @@ def lost_weekdays(translation, source):
             continue
         if part := re.search(rf"\b(?:([Bb]y) )?{day} ({'|'.join(PARTS_OF_DAY)})\b", source):
             article = "para el" if part[1] else "el"
-            translation = re.sub(rf"(?<!\w)(?:(?:[Pp]or|[Aa]|[Ee]n) )?([Ll])a (?={PARTS_OF_DAY[part[2]]}(?!\w))",
+            translation = re.sub(rf"(?<!\w)(?:(?:[Pp]or|[Aa]|[Ee]n|[Dd]e) )?([Ll])a (?={PARTS_OF_DAY[part[2]]}(?!\w))",
                                  lambda m, article=article, dia=dia: (article.capitalize() if m[0][0].isupper()
                                                                       else article) + f" {dia} por la ",
                                  translation, count=1)
