@@ -23,7 +23,18 @@ import re
 import unicodedata
 
 from translator.numbers import DIGITS, EN_WORD, SPANISH_ORDINALS, SPANISH_WORD
-from translator.verbatim import CURRENCY, DIAS, INITIALS, MERIDIEM, MESES, MONTHS, SEPARATORS, UNITS, WEEKDAY, WEEKDAYS
+from translator.verbatim import (
+    CURRENCY,
+    DIAS,
+    INITIALS,
+    MERIDIEM,
+    MESES,
+    MONTHS,
+    UNITS,
+    WEEKDAY,
+    WEEKDAYS,
+    either_separators,
+)
 from translator.words import UNIT_WORDS, starts_sentence
 
 AR = ("o as a amos áis an é aste ó asteis aron aba abas ábamos abais aban aré arás ará aremos aréis arán aría arías "
@@ -160,6 +171,8 @@ def lost_weekdays(translation, source):
     >>> lost_weekdays("Empieza a las 8 del 14 de junio. La mañana.", "It starts at 8 on Saturday, June 14. Monday morning.")
     'Empieza a las 8 del sábado 14 de junio. El lunes por la mañana.'
     """
+    if not WEEKDAY.search(source):  # most sources: no weekday to look for
+        return translation
     for day, dia in zip(WEEKDAYS, DIAS):
         if not re.search(rf"\b{day}\b", source) or re.search(rf"(?i)(?<!\w){dia}", translation):
             continue
@@ -377,7 +390,7 @@ def of_what(translation, source):
     said += [(number, "%", "") for number in _SHARE_BEFORE_NOUN.findall(source)]
     said += [(number, UNIT_WORDS.get(unit, unit), f"(?=(?:{_SIZES})(?!\\w))") for number, unit in _SIZE.findall(source)]
     for number, unit, what in said:
-        forms = "|".join(re.escape(form) for form in {number, number.translate(SEPARATORS)})
+        forms = either_separators(number)
         translation = re.sub(rf"(?<![\w.,])(?:{forms})\s?{re.escape(unit)} (?!(?:{_NOT_COUNTED})(?!\w)){what}(?=[a-záéíóúñ])",
                              r"\g<0>de ", translation)
         if what:  # a depth is a noun's ("de profundidad"), the other sizes an adjective's ("de largo")
@@ -411,7 +424,7 @@ def per_period(translation, source):
     for match in _COUNT_PER.finditer(source):
         one, said = _PER[match[2].lower()]
         noun = one.split()[1]
-        number = "|".join(re.escape(form) for form in {match[1], match[1].translate(SEPARATORS)})
+        number = either_separators(match[1])
         if re.search(rf"(?<!\w){noun}(?:e?s)?(?!\w)", translation) is None:
             # Lost: said after the count and the word after it ("4 días").
             translation = re.sub(rf"(?<![\w.,])(?:{number})(?:\s+millones(?:\s+de)?)?\s+\w+", rf"\g<0> {said}", translation,

@@ -886,6 +886,15 @@ IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_dat
               "closing": functools.partial(said_first, phrases=CLOSINGS)}
 
 
+def either_separators(number):
+    """A regular expression of `number` as written or with its separators swapped, as Spanish writes them.
+
+    >>> bool(re.fullmatch(either_separators("8,849.5"), "8.849,5")), bool(re.fullmatch(either_separators("12"), "12"))
+    (True, True)
+    """
+    return "|".join(map(re.escape, sorted({number, number.translate(SEPARATORS)})))
+
+
 def sums_as_written(translation, source):
     """`translation` with each sum of `source` that the model wrote its own way, its sign set apart or its separators
     swapped ("$70,000" -> "$ 70.000", "$70.000"), written as `source` writes it: otherwise no sum `kept_by_model`
@@ -897,8 +906,7 @@ def sums_as_written(translation, source):
     """
     for amount in set(re.findall(rf"[{SIGNS}]\d+(?:[.,]\d+)*", source)):
         sign, number = amount[0], amount[1:]
-        forms = "|".join(map(re.escape, {number, number.translate(SEPARATORS)}))
-        translation = re.sub(rf"(?<!\w){re.escape(sign)}\s*(?:{forms})(?!\w|[.,]\d)", lambda _, amount=amount: amount,
+        translation = re.sub(rf"(?<!\w){re.escape(sign)}\s*(?:{either_separators(number)})(?!\w|[.,]\d)", lambda _, amount=amount: amount,
                              translation)
     return translation
 
