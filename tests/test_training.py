@@ -15,6 +15,7 @@ from translator.losses import MaskedAccuracy, MaskedCrossEntropy
 from translator.model import Transformer
 from translator.pieces import pieces_to_text
 from translator.text import TextPipeline
+from translator.training_model import compiled_model
 
 
 def test_loss_and_accuracy_ignore_padding():
@@ -94,11 +95,18 @@ def test_tiny_model_overfits_twenty_pairs(pairs):
     )
     dataset = batches.make_dataset(*batches.vectorize(pipeline, twenty), batch_size=20).cache()
     keras.utils.set_random_seed(0)
-    model = Transformer(config)
-    model.build()
-    model.compile(optimizer=keras.optimizers.Adam(1e-2), loss=MaskedCrossEntropy(), metrics=[MaskedAccuracy()])
+    model = compiled_model(config, jit_compile=False)  # as `translator train` compiles it
+    traces, step = [], model.train_step
+
+    def train_step(data):  # Python runs only while TensorFlow traces the step
+        traces.append(data)
+        return step(data)
+
+    model.train_step = train_step
     model.fit(dataset, epochs=150, verbose=0)
     assert model.evaluate(dataset, verbose=0, return_dict=True)["accuracy"] == 1.0
+    # Traced once: a first step that made the optimizer's variables would be traced twice, seconds each time.
+    assert len(traces) == 1
 
 
 class StopAfterFirstEpoch(keras.callbacks.Callback):

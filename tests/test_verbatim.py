@@ -1455,6 +1455,11 @@ def test_a_weekday_lost_is_written_back_beside_its_part_or_date(source, translat
     ("It is 8,849 meters high.", "Es 8.849 metros altura.", "Es 8.849 metros de altura."),
     ("It is 30 cm long.", "Es 30 cm largos.", "Es 30 cm largos."),  # no size's word
     ("It is 30 feet deep.", "Es 30 pies profundo.", "Es 30 pies de profundidad."),  # a depth, a noun
+    ("It is 30 cm long and 20 cm wide.", "Es 30 cm de largo y 20 cm.", "Es 30 cm de largo y 20 cm de ancho."),  # lost
+    ("It is 20 m wide.", "Tiene una anchura de 20 m.", "Tiene una anchura de 20 m."),  # said before the measure
+    ("It is 20 m wide, 20 m in all.", "Tiene 20 m, 20 m.", "Tiene 20 m de ancho, 20 m."),  # once, after the measure
+    ("It is 20 miles or 20 m wide.", "Son 20 millas o 20 m.", "Son 20 millas o 20 m de ancho."),  # the unit whole
+    ("It is 42.195 km long.", "Es 42.195 km mucho tiempo.", "Es 42.195 km de largo."),  # a length taken for a time
     ("Add 3 tablespoons of butter.", "Añade 3 cucharadas mantequilla.", "Añade 3 cucharadas de mantequilla."),
 ])
 def test_a_measure_or_share_of_something_says_its_de(source, translation, expected):

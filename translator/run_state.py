@@ -87,7 +87,7 @@ class EpochTimer(keras.callbacks.Callback):
 
 def fit(model, config, run_dir, train_ds, val_ds, chooser, callbacks=()):
     """Fits `model` for the epochs the run in `run_dir` has left, backing up every epoch; `chooser` (see
-    `selection.checkpoint`) keeps weights, `callbacks` join the standard ones. A finished run only builds the optimizer (the saved weights hold its state too)."""
+    `selection.checkpoint`) keeps weights, `callbacks` join the standard ones. A finished run is not fitted again."""
     history = read_history(run_dir / HISTORY_FILE)
     # Keras deletes the backup when fit ends: a run with epochs and no backup has finished.
     if history and not (run_dir / "backup").exists():
@@ -95,7 +95,6 @@ def fit(model, config, run_dir, train_ds, val_ds, chooser, callbacks=()):
             "the run in %s finished after %d epochs: writing its model again (to train it longer, "
             "start from the model: translator train --from DIR --epochs N)", run_dir, len(history)
         )
-        model.optimizer.build(model.trainable_variables)
         return
     monitor, mode = selection.monitored(config)
     model.fit(

@@ -364,8 +364,13 @@ def families(translation, source):
 # gramos harina", "un 15% descuento").
 _MEASURE_OF = re.compile(rf"(?<![\w.,])(\d+(?:[.,]\d+)?)\s?({'|'.join(UNIT_WORDS)}|{UNITS})\s+of\s+[a-z]")
 # A measure of a size ("30 cm long", "8,849 meters high"), which Spanish says with "de" ("30 cm de largo"); the model
-# wrote none ("30 cm largo").
-_SIZE = re.compile(rf"(?<![\w.,])(\d+(?:[.,]\d+)*)\s?({'|'.join(UNIT_WORDS)}|{UNITS})\s+(?:long|wide|high|tall|deep|thick)\b")
+# wrote none ("30 cm largo"), or lost the size ("30 cm de largo y 20 cm."). Each size: its Spanish after a measure,
+# and every word that says it; `_SIZES`: the words that take "de" after a measure. A length the model took for a time
+# ("42.195 km mucho tiempo") is a size lost.
+_SIZE_WORDS = {"long": ("largo", "larg[oa]s?|longitud"), "wide": ("ancho", "anch[oa]s?|anchura"),
+               "high": ("alto", "alt[oa]s?|altura"), "tall": ("alto", "alt[oa]s?|altura"),
+               "deep": ("profundidad", "profund[oa]s?|profundidad"), "thick": ("grosor", "grues[oa]s?|grosor|espesor")}
+_SIZE = re.compile(rf"(?<![\w.,])(\d+(?:[.,]\d+)*)\s?({'|'.join(UNIT_WORDS)}|{UNITS})\s+({'|'.join(_SIZE_WORDS)})\b")
 _SIZES = "largo|larga|ancho|ancha|alto|alta|altura|profundo|profunda|profundidad|grosor|espesor"
 _SHARE_BEFORE_NOUN = re.compile(r"(?i)\ban?\s+(\d+(?:[.,]\d+)?)\s?%\s+(?!off\b)[a-z]")
 # Words after a share that need no "de": "un 15% más", "un 15% en …".
@@ -375,7 +380,7 @@ _NOT_COUNTED = "de|del|más|menos|en|por|para|y|o|a|al|con|sobre|sin|que|es|era|
 def of_what(translation, source):
     """`translation` with "de" between a measure or a share and what it measures, where `source` says "of" or
     counts a share before its noun, and between a measure and the size it gives ("de largo"), where the model left it
-    out.
+    out; a size the model lost is written after its measure.
 
     >>> of_what("Necesito 200 gramos harina y 2,5 litros leche.", "I need 200 grams of flour and 2.5 liters of milk.")
     'Necesito 200 gramos de harina y 2,5 litros de leche.'
@@ -385,10 +390,18 @@ def of_what(translation, source):
     'Mide 30 cm de largo y 8,849 metros de alto, 3 kg de leche.'
     >>> of_what("Es 300 pies profundo.", "It is 300 feet deep.")
     'Es 300 pies de profundidad.'
+    >>> of_what("La caja es 30 cm de largo y 20 cm.", "The box is 30 cm long and 20 cm wide.")
+    'La caja es 30 cm de largo y 20 cm de ancho.'
     """
     said = [(number, UNIT_WORDS.get(unit, unit), "") for number, unit in _MEASURE_OF.findall(source)]
     said += [(number, "%", "") for number in _SHARE_BEFORE_NOUN.findall(source)]
-    said += [(number, UNIT_WORDS.get(unit, unit), f"(?=(?:{_SIZES})(?!\\w))") for number, unit in _SIZE.findall(source)]
+    for number, unit, size in _SIZE.findall(source):
+        unit = UNIT_WORDS.get(unit, unit)
+        spanish, words = _SIZE_WORDS[size]
+        if not re.search(rf"(?i)(?<!\w)(?:{words})(?!\w)", translation):
+            translation = re.sub(rf"((?<![\w.,])(?:{either_separators(number)})\s?{re.escape(unit)})(?![\w%])"
+                                 r"(?: mucho tiempo(?!\w))?", rf"\1 de {spanish}", translation, count=1)
+        said.append((number, unit, f"(?=(?:{_SIZES})(?!\\w))"))
     for number, unit, what in said:
         forms = either_separators(number)
         translation = re.sub(rf"(?<![\w.,])(?:{forms})\s?{re.escape(unit)} (?!(?:{_NOT_COUNTED})(?!\w)){what}(?=[a-záéíóúñ])",

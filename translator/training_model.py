@@ -41,4 +41,6 @@ def compiled_model(config, jit_compile):
         metrics=[MaskedAccuracy()],
         jit_compile=jit_compile,
     )
+    # Its slots now, not in the first step: a step that creates variables is traced twice (seconds each).
+    model.optimizer.build(model.trainable_variables)
     return model
