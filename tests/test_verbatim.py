@@ -138,6 +138,15 @@ def test_every_example_of_the_table_comes_back_from_behind_its_stand_in(kind, ex
     ("Tom is at gate D now", [("label", "la puerta D")]),
     ("Tom is past terminal D now", [("label", "la terminal D")]),  # in lower case after any word: the letter no word
     ("Tom parks in section A near it", [("label", "la sección A")]),  # "A" where no article can be
+    ("Tom got a B+ and an A- now", [("grade", "B+"), ("grade", "A-")]),  # a letter grade with its sign
+    ("Tom writes C++ and C#", [("code", "C++"), ("code", "C#")]),  # no grade
+    ("Tom got 20% off it", [("discount", "20% de descuento")]),  # a share off a price
+    ("Tom is 20% off its peak", [("number", "20%")]),  # off a mark: no discount
+    ("Tom wrote to P.O. Box 12 now", [("po_box", "P.O. Box 12")]),  # no label "Box 12"
+    ("Tom is in Hall C now", [("label", "la sala C")]),
+    ("Tom is in locker 17 now", [("label", "la taquilla 17")]),
+    ("Tom is at 555-0199 ext. 12 now", [("phone", "555-0199 ext. 12")]),  # a phone number with its extension
+    ("Tom is at ext. 2231 now", [("label", "la ext. 2231")]),  # an extension alone
     ("Tom parks in section A car", [("name", "A")]),  # "A" an article: no label
     ("Tom met the room B's owner", [("name", "B")]),  # no letter alone: no label
     ("Tom was the 3rd.", []),  # nor one after no preposition
@@ -344,6 +353,7 @@ def test_the_translator_repairs_invented_words(recording, monkeypatch):
     ("Tom has 70 square meters.", "Tom tiene 45.", "Tom tiene 70 metros cuadrados."),
     ("Tom is at 80 percent.", "Tom está a las 45.", "Tom está al 80 por ciento."),  # masculine, no hour
     ("Tom saw 15 percent come.", "Tom vio las 45 venir.", "Tom vio el 15 por ciento venir."),
+    ("Tom got 20% off.", "Tom llegó a las 45.", "Tom llegó al 20% de descuento."),  # a discount's too
     ("Tom works in 80 percent of cases.", "Tom funciona en el 45 de los casos.", "Tom funciona en el 80 por ciento de los casos."),
 ])
 def test_a_percentage_a_number_below_zero_and_a_unit_come_back_as_spanish_says_them(source, translation, restored):
@@ -358,7 +368,7 @@ def test_a_percentage_a_number_below_zero_and_a_unit_come_back_as_spanish_says_t
     ("Tom nació a las 45.", "Tom nació el 3 de marzo de 1998."),  # the stand-in read as an hour
     ("Tom nació en el 45.", "Tom nació el 3 de marzo de 1998."),
     ("Tom nació en la 45.", "Tom nació el 3 de marzo de 1998."),
-    ("Tom nació con las 45.", "Tom nació con el 3 de marzo de 1998."),
+    ("Tom nació con las 45.", "Tom nació el 3 de marzo de 1998."),  # "on" said "con"
     ("Tom nació a la 45.", "Tom nació el 3 de marzo de 1998."),
     ("Las 45 nació Tom.", "El 3 de marzo de 1998 nació Tom."),
     ("Tom viene todos los 45.", "Tom viene todos los 3 de marzo de 1998."),  # a plural of its own

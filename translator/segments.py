@@ -15,12 +15,13 @@ from translator.words import MONTHS_SHORT, SENTENCE_END, TITLES
 logger = logging.getLogger(__name__)
 
 # A sentence ends at . ! ? (or …) followed by space, but not after a title or another abbreviation written before
-# names: "Dr. Okonkwo" is one name, "Mt. Fuji" one mountain; nor after "No." or a month's abbreviation before a
-# number ("Apartment No. 5", "on Dec. 12th"); nor before a lower-case word, which opens no sentence: the full stop
-# was an abbreviation's ("at 9 a.m. and then", "Martin Luther King Jr. was", "Apple Inc. was founded").
-BEFORE_NAMES = (*TITLES, "Mt", "Ft", "Gen", "Gov", "Sen", "Capt", "Col", "Lt", "Sgt", "Rev")
-BEFORE_NUMBER = "|".join(rf"(?<=\b{word}\.)" for word in ("No", *MONTHS_SHORT))
-SENTENCE_BREAK = re.compile(rf"(?<=[{SENTENCE_END}])" + "".join(rf"(?<!\b{word}\.)" for word in BEFORE_NAMES)
+# names: "Dr. Okonkwo" is one name, "Mt. Fuji" one mountain; nor after "No.", "ext." or a month's abbreviation before a
+# number ("Apartment No. 5", "555-0199 ext. 12", "on Dec. 12th"); nor before a lower-case word, which opens no sentence: the full stop
+# was an abbreviation's ("at 9 a.m. and then", "Martin Luther King Jr. was", "Apple Inc. was founded"); nor inside
+# "P.O. Box".
+BEFORE_NAMES = (*TITLES, "Mt", "Ft", "Gen", "Gov", "Sen", "Capt", "Col", "Lt", "Sgt", "Rev", "P.O")
+BEFORE_NUMBER = "|".join(rf"(?<=\b{word}\.)" for word in ("No", "ext", "Ext", *MONTHS_SHORT))
+SENTENCE_BREAK = re.compile(rf"(?<=[{SENTENCE_END}])" + "".join(rf"(?<!\b{re.escape(word)}\.)" for word in BEFORE_NAMES)
                             + rf"(?!(?:{BEFORE_NUMBER})\s+\d)\s+(?![a-z])")
 
 
@@ -33,12 +34,12 @@ def split_sentences(text):
     []
     >>> split_sentences("Open at 9 a.m. and shut at 5 p.m. Come early. Buy eggs, etc. at noon.")
     ['Open at 9 a.m. and shut at 5 p.m.', 'Come early.', 'Buy eggs, etc. at noon.']
-    >>> split_sentences("Apartment No. 5 is empty. I said no. 12 came. We met on Dec. 12th.")
-    ['Apartment No. 5 is empty.', 'I said no.', '12 came.', 'We met on Dec. 12th.']
+    >>> split_sentences("Apartment No. 5 is empty. I said no. 12 came. We met on Dec. 12th. Call ext. 12 now.")
+    ['Apartment No. 5 is empty.', 'I said no.', '12 came.', 'We met on Dec. 12th.', 'Call ext. 12 now.']
     >>> split_sentences("Martin Luther King Jr. was a leader. Apple Inc. was founded in 1976.")
     ['Martin Luther King Jr. was a leader.', 'Apple Inc. was founded in 1976.']
-    >>> split_sentences("Mt. Fuji was covered with snow. Gen. Grant won.")
-    ['Mt. Fuji was covered with snow.', 'Gen. Grant won.']
+    >>> split_sentences("Mt. Fuji was covered with snow. Gen. Grant won. Write to P.O. Box 12.")
+    ['Mt. Fuji was covered with snow.', 'Gen. Grant won.', 'Write to P.O. Box 12.']
     """
     return [sentence for sentence in SENTENCE_BREAK.split(" ".join(text.split())) if sentence]
 

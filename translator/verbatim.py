@@ -253,12 +253,21 @@ KINDS = (
     Kind("street", rf"(?<![\w.,-])(?:\d+(?:st|nd|rd|th)|(?:\d+[A-Z]?\s)?(?!(?:The|A|An)\s){CAPITALISED}"
                    rf"(?:\s{CAPITALISED}){{0,2}})\s(?:{STREET_WORD})(?!\w)", "place",
          ("5th Ave", "42nd Street", "3rd St", "Oak Street", "1600 Pennsylvania Avenue", "221B Baker Street")),
+    # A post office box, as written: "Send the forms to P.O. Box 1234." came out "… a Plan. La caja 1234.".
+    Kind("po_box", r"(?<![\w.])P\.?\s?O\.?\s?Box\s\d+(?![\w-])", "place", ("P.O. Box 1234", "PO Box 77")),
     # A world war by its number, which the model knows as "la Segunda Guerra Mundial" but changed for the first ("World
     # War I" came out "la Segunda Guerra Mundial" or "la Guerra Mundial"): as Spanish says it, with its article.
     Kind("war", r"\bWorld\sWar\s(?:II|I)(?![\w-])", "name", ("World War I", "World War II")),
     # A vitamin by its letter: "Vitamin C is good for you." came out "Vitamin es bueno para ti.", the letter lost. No
     # article in Spanish, which says it bare where English does ("rica en vitamina C").
     Kind("vitamin", r"(?<![\w-])[Vv]itamin\s[A-EK]\d{0,2}(?![\w-])", "number", ("Vitamin C", "vitamin B12")),
+    # A letter grade with its sign, as written: "I got a B+ on my history exam." came out "Conseguí un Bive …". Not
+    # "C++".
+    Kind("grade", r"(?<![\w+-])[A-DF][+-](?![\w+-])", "number", ("B+", "A-")),
+    # A share off a price, as Spanish says it: "Everything is 20% off" came out "Todo es 20% de", "for 20% off" "por
+    # 20%", "off" lost. Not a share off a mark ("20% off its peak").
+    Kind("discount", r"(?<![\w.,])\d+(?:[.,]\d+)?\s?%\s+off(?![\w-])(?!\s+(?:its|their|target|course|track)\b)", "number",
+         ("20% off", "12.5 % off")),
     # In words too: "in the nineteenth century" came out "en la nineteenth", "the twenty-first century" "las veinte años
     # de primeras".
     Kind("century", rf"(?<![\w.,-])(?:\d{{1,2}}(?:st|nd|rd|th)|{DAY_WORD})\s+century(?!\w)", "number",
@@ -314,9 +323,11 @@ KINDS = (
     Kind("date", r"(?<![\w/.-])\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?![\w/]|[/.-]\d)", "number", ("12/05/2024", "2024-05-12")),
     # With the North American "1" before it ("1-800-555-0199" came out "a las 1-800-555-0199", a digit group's).
     # With dots too, in three, three and four digits, no number's grouping ("555.123.4567" came out "a las 555.123.4567").
+    # With its extension ("555-0199 ext. 12" came out "555-0199. 12.").
     Kind("phone", r"(?<![\w+])(?:\+\d{1,3}(?:[\s-]\d{1,4}){2,5}|(?:1[\s-])?(?:\(\d{2,4}\)\s?)?\d{3,4}(?:[\s-]\d{2,4}){1,3}"
-                  r"|(?<![\d.,])\d{3}\.\d{3}\.\d{4}(?!\.\d))(?![\w-])",
-         "number", ("555-0142", "+34 912 345 678", "(020) 7946 0958", "+44 20 7946 0018", "1-800-555-0199", "555.123.4567")),
+                  r"|(?<![\d.,])\d{3}\.\d{3}\.\d{4}(?!\.\d))(?:,?\s[Ee]xt\.?\s?\d{1,5})?(?![\w-])",
+         "number", ("555-0142", "+34 912 345 678", "(020) 7946 0958", "+44 20 7946 0018", "1-800-555-0199", "555.123.4567",
+                    "555-0199 ext. 12")),
     # A ratio, "3:1" or "16:9", that no time is (a time's minutes are two digits): "en una 3:1: 1 ratio" otherwise.
     # A height in feet and inches, "5'11\"", came out "5 11 \"". Dimensions, "30 x 20 x 15 cm", "30 completas 15 cm 20".
     # A whole number with its fraction, which the model said half in words ("2 1/2 cups" came out "dos 1/2 tazas").
@@ -355,9 +366,9 @@ KINDS = (
                  r"|(?<!\w)(?:[A-Za-z][a-z]*[A-Z][a-z][A-Za-z]*|[a-z]+[A-Z]{2,}[a-z]*)(?:\s\d+(?:\.\d+)*[A-Za-z]*)?(?!\w))"
                  rf"(?:\s(?:{'|'.join(EDITIONS)})(?![\w-]))*"
                  r"|(?<![\w+])(?:Ctrl|Alt|Shift|Cmd|Option|Fn|Win)(?:\+\w+)+(?![\w+])|(?<![\w-])--[A-Za-z][\w-]*"
-                 r"|(?<![\w&])[A-Z]+&[A-Z]+(?![\w&])", "name",
+                 r"|(?<![\w&])[A-Z]+&[A-Z]+(?![\w&])|(?<![\w+#])[CF](?:\+\+|#)(?![\w+#])", "name",
          ("SUMMER2027", "221B", "BA117", "v2.3.1", "iPhone 15", "iPhone 16 Pro", "iPad mini", "PlayStation 5", "iOS 17.2", "macOS",
-          "hunter2", "max_retries", "HomeNet_5G", "Xk7#pQ2", "Ctrl+Alt+Delete", "--dry-run", "R&D", "AT&T")),
+          "hunter2", "max_retries", "HomeNet_5G", "Xk7#pQ2", "Ctrl+Alt+Delete", "--dry-run", "R&D", "AT&T", "C++", "C#")),
     # "etc." ends a list the model reads as one more item: "huevos, la etuada" unless a name stands in for it. Its
     # full stop is the span's only when the sentence goes on: a sentence the model sees end in none runs on.
     Kind("etc", r"(?<![\w.])etc(?:\.(?!\s*$))?(?!\w)", "name", ("etc",)),
@@ -416,7 +427,7 @@ _MOVED = re.compile(r"(?i)\b(?:mov|chang|switch|postpon|reschedul|push|shift|del
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
 ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "street", "war", "measure", "numbered", "century",
           "decade", "part", "label", "greeting", "closing", "address", "range", "time", "phone", "date", "serial", "code",
-          "etc", "title", "symbol", "number_name", "rough", "weekdays", "days", "vitamin"}
+          "etc", "title", "symbol", "number_name", "rough", "weekdays", "days", "vitamin", "po_box", "grade", "discount"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
 # (as the corpus writes it), a written date or a unit in words in the model's own Spanish, a number with a separator,
@@ -878,6 +889,7 @@ def spanish_range(written):
 IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_date": spanish_date,
               "numbered": spanish_numbered, "day": spanish_day, "war": spanish_war,
               "vitamin": lambda written: "vitamina " + written.split()[1], "century": spanish_century,
+              "discount": lambda written: written.split("%")[0].rstrip() + "% de descuento",
               "decade": spanish_decade, "part": spanish_part, "label": spanish_label, "time": spanish_clock, "range": spanish_range,
               "title": spanish_title, "weekdays": spanish_weekdays, "days": spanish_days, "family": spanish_family, "rough": spanish_rough,
               "number_name": lambda written: NUMBER_NAMES[written.lower()],
@@ -1282,23 +1294,23 @@ def restore(translation, source, spans, meanings):
         translation = re.sub(rf"(?<!\w){re.escape(written)}(?!\w)",
                              lambda m, spanish=spanish, capital=capital: capital if opens_sentence(m.string, m.start())
                              else spanish, translation)
-    # Spanish says "el" before a day ("nació el 3 de marzo", "el 15/03/2024"), a percentage ("el 80 por ciento") and a
-    # phone number ("llámame al 555-0199"); before their stand-in, a number, the model wrote an article of hours, reading
+    # Spanish says "el" before a day ("nació el 3 de marzo", "el 15/03/2024"), a percentage ("el 80 por ciento", "al 20%
+    # de descuento") and a phone number ("llámame al 555-0199"); before their stand-in, a number, the model wrote an article of hours, reading
     # it as one ("se mudó a las 12 de diciembre" -> "al 12 de diciembre", "la batería está a las 80 por ciento" -> "al
     # 80", "antes de los 15" -> "antes del 15"; not "todos los 4 de julio"), and "en" or "en el" before a day ("llega en
     # la 11 de enero" -> "el 11 de enero"; "en el 80 por ciento de los casos" is Spanish).
     days = {span.value for span in spans if span.kind in ("written_date", "date", "day") and span.value[0].isdigit()}
     on_days = {span.value for span in spans
                if span.value in days and re.search(r"\b[Oo]n\s+(?:the\s+)?$", source[:span.start])}
-    numbers = {span.value for span in spans if span.value.endswith((" por ciento", "%")) or span.kind == "phone"}
+    numbers = {span.value for span in spans if span.value.endswith((" por ciento", "%")) or span.kind in ("phone", "discount")}
     for value in days | numbers:
         whole = rf"{re.escape(value)}(?!\w|[.,]\d)"  # a day's "14" is no "145"
         translation = re.sub(rf"(?<!\w)([Aa]|[Dd]e) l(?:as?|os) (?={whole})", r"\1l ", translation)
         translation = re.sub(rf"(?<!\w)([Ll])as? (?={whole})", lambda m: ("E" if m[1] == "L" else "e") + "l ", translation)
         if value in days:  # and "el" after a preposition: "pospuesto a 3 de octubre" -> "al 3 de octubre"
             translation = re.sub(rf"(?<!\w)([Ee])n(?: (?:el|los))? (?={whole})", r"\1l ", translation)
-            if value in on_days:  # but a day the source says "on" is "el" alone ("se casaron a 12 de junio")
-                translation = re.sub(rf"(?<!\w)(?:[Aa]l?|[Pp]or(?: el)?) (?={whole})",
+            if value in on_days:  # but a day the source says "on" is "el" alone ("se casaron a 12 de junio", "con")
+                translation = re.sub(rf"(?<!\w)(?:[Aa]l?|[Pp]or(?: el)?|[Cc]on(?: el)?) (?={whole})",
                                      lambda m: "El " if m[0][0].isupper() else "el ", translation)
             translation = re.sub(rf"(?<!\w)([Aa]|[Dd]e) (?={whole})", r"\1l ", translation)
             translation = re.sub(rf"(?<!\w)([Pp]ara|[Hh]asta|[Dd]esde|[Pp]or) (?={whole})", r"\1 el ", translation)

@@ -77,6 +77,7 @@ LABELS = {"Room": "la habitación", "Chapter": "el capítulo", "Page": "la pági
           "Row": "la fila", "Highway": "la autopista", "Interstate": "la interestatal", "Track": "la vía",
           "Pier": "el muelle", "Suite": "la suite", "Ticket": "el ticket", "Invoice": "la factura", "Lane": "el carril",
           "Door": "la puerta", "Channel": "el canal", "Number": "el número", "Option": "la opción",
+          "Hall": "la sala", "Locker": "la taquilla", "Ext.": "la ext.",
           "Conference room": "la sala de conferencias", "Meeting room": "la sala de reuniones",
           "Waiting room": "la sala de espera"}
 # A noun that numbers what it names only before "#" or a code ("Order #45821"; "Order 5 pizzas" is no label).
