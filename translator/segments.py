@@ -15,10 +15,10 @@ from translator.words import MONTHS_SHORT, SENTENCE_END, TITLES
 logger = logging.getLogger(__name__)
 
 # A sentence ends at . ! ? (or …) followed by space, but not after a title or another abbreviation written before
-# names: "Dr. Okonkwo" is one name, "Mt. Fuji" one mountain; nor after "No.", "ext." or a month's abbreviation before a
-# number ("Apartment No. 5", "555-0199 ext. 12", "on Dec. 12th"); nor before a lower-case word, which opens no sentence: the full stop
-# was an abbreviation's ("at 9 a.m. and then", "Martin Luther King Jr. was", "Apple Inc. was founded"); nor inside
-# "P.O. Box".
+# names: "Dr. Okonkwo" is one name, "Mt. Fuji" one mountain, nor inside "P.O. Box"; nor after "No.", "ext." or a
+# month's abbreviation before a number ("Apartment No. 5", "555-0199 ext. 12", "on Dec. 12th"); nor before a
+# lower-case word, which opens no sentence: the full stop was an abbreviation's ("at 9 a.m. and then", "Martin Luther
+# King Jr. was", "Apple Inc. was founded").
 BEFORE_NAMES = (*TITLES, "Mt", "Ft", "Gen", "Gov", "Sen", "Capt", "Col", "Lt", "Sgt", "Rev", "P.O")
 BEFORE_NUMBER = "|".join(rf"(?<=\b{word}\.)" for word in ("No", "ext", "Ext", *MONTHS_SHORT))
 SENTENCE_BREAK = re.compile(rf"(?<=[{SENTENCE_END}])" + "".join(rf"(?<!\b{re.escape(word)}\.)" for word in BEFORE_NAMES)

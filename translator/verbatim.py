@@ -1295,10 +1295,10 @@ def restore(translation, source, spans, meanings):
                              lambda m, spanish=spanish, capital=capital: capital if opens_sentence(m.string, m.start())
                              else spanish, translation)
     # Spanish says "el" before a day ("nació el 3 de marzo", "el 15/03/2024"), a percentage ("el 80 por ciento", "al 20%
-    # de descuento") and a phone number ("llámame al 555-0199"); before their stand-in, a number, the model wrote an article of hours, reading
-    # it as one ("se mudó a las 12 de diciembre" -> "al 12 de diciembre", "la batería está a las 80 por ciento" -> "al
-    # 80", "antes de los 15" -> "antes del 15"; not "todos los 4 de julio"), and "en" or "en el" before a day ("llega en
-    # la 11 de enero" -> "el 11 de enero"; "en el 80 por ciento de los casos" is Spanish).
+    # de descuento") and a phone number ("llámame al 555-0199"); before their stand-in, a number, the model wrote an
+    # article of hours, reading it as one ("se mudó a las 12 de diciembre" -> "al 12 de diciembre", "la batería está a
+    # las 80 por ciento" -> "al 80", "antes de los 15" -> "antes del 15"; not "todos los 4 de julio"), and "en" or "en
+    # el" before a day ("llega en la 11 de enero" -> "el 11 de enero"; "en el 80 por ciento de los casos" is Spanish).
     days = {span.value for span in spans if span.kind in ("written_date", "date", "day") and span.value[0].isdigit()}
     on_days = {span.value for span in spans
                if span.value in days and re.search(r"\b[Oo]n\s+(?:the\s+)?$", source[:span.start])}
