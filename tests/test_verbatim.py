@@ -147,6 +147,7 @@ def test_every_example_of_the_table_comes_back_from_behind_its_stand_in(kind, ex
     ("Tom is in locker 17 now", [("label", "la taquilla 17")]),
     ("Tom is at 555-0199 ext. 12 now", [("phone", "555-0199 ext. 12")]),  # a phone number with its extension
     ("Tom is at ext. 2231 now", [("label", "la ext. 2231")]),  # an extension alone
+    ("Tom is at extn 2231 now", [("number", "2231")]),  # no label's full stop but a full stop
     ("Tom parks in section A car", [("name", "A")]),  # "A" an article: no label
     ("Tom met the room B's owner", [("name", "B")]),  # no letter alone: no label
     ("Tom was the 3rd.", []),  # nor one after no preposition

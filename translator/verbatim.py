@@ -148,8 +148,9 @@ MULTIPLIER = r"(?:[kKM]|bn)"
 PARTICLES = "de|da|del|della|di|du|dos|das|van|von|der|den|la|le|bin|ibn|al"
 # A number after "No." ("Apartment No. 5"), which Spanish abbreviates "n.º 5".
 NUMBERED = r"No\.\s?\d+(?!\w|[.,]\d)"
-# A label of two words in either case after the first ("Conference Room B", "conference room 2").
-LABEL = "|".join(re.sub(r" (\w)", lambda m: f" [{m[1]}{m[1].upper()}]", label) for label in LABELS)
+# A label of two words in either case after the first ("Conference Room B", "conference room 2"); its full stop a full
+# stop ("Ext.").
+LABEL = "|".join(re.sub(r" (\w)", lambda m: f" [{m[1]}{m[1].upper()}]", re.escape(label)) for label in LABELS)
 # A letter alone numbers a place too ("conference room B" came out "en conferencias de la sala de conferencias", the
 # letter lost; "Vitamin C" "Vitamin"); "A" only where no article can be ("in section A near …"), "I" where no pronoun.
 LETTER = r"[B-HJ-Z]|A(?=[.,;:!?)]|$|\s+(?:and|or|is|was|are|were|near|next|on|in|at|for|of|to|with|from|by)\b)"
