@@ -59,6 +59,47 @@ def test_missing_or_corrupt_model_is_one_line_and_exit_2(tmp_path):
     assert "Traceback" not in result.stderr
 
 
+def test_mistaken_paths_are_refused_before_tensorflow_is_imported(tiny_model_dir, tmp_path):
+    empty, existing = tmp_path / "empty.txt", tmp_path / "existing.json"
+    empty.write_text("")
+    existing.write_text("{}")
+    missing = str(tmp_path / "missing")
+    cases = [
+        (["translate", "--model", missing, "Hi"], "no trained model at"),
+        (["translate", "--model", tiny_model_dir, "--ensemble", missing, "Hi"], "no trained model at"),
+        (["translate", "--model", tiny_model_dir, "--file", missing], "cannot read"),
+        (["translate", "--model", tiny_model_dir, "--file", empty], "is empty"),
+        (["translate", "--model", tiny_model_dir, "--glossary", missing, "Hi"], "no such file"),
+        (["translate", "--resume", "Hi"], "give both"),
+        (["evaluate", "--model", missing], "no trained model at"),
+        (["evaluate", "--model", tiny_model_dir, "--report", existing], "pass --overwrite"),
+        (["export", "--model", missing, "--output", tmp_path / "new"], "no trained model at"),
+        (["export", "--model", tiny_model_dir, "--output", existing], "pass --overwrite"),
+        (["serve", "--model", missing], "no trained model at"),
+        (["average", tiny_model_dir, missing, "--output", tmp_path / "mean"], "no trained model at"),
+        (["train", "--from", missing], "to start from"),
+        (["train", "--preset", "tiny", "--piece-dropout", "1.5"], "piece_dropout is a probability"),
+        (["train", "--recipe", "tiny", "--epochs", "2"], "not with --recipe"),
+    ]
+    script = textwrap.dedent(
+        f"""
+        import contextlib, io, json, sys
+        from translator.cli import main
+        results = []
+        for argv in {[[str(arg) for arg in argv] for argv, _ in cases]!r}:
+            with contextlib.redirect_stderr(io.StringIO()) as stderr:
+                results.append([main(argv), stderr.getvalue()])
+        print(json.dumps({{"results": results, "tensorflow": "tensorflow" in sys.modules}}))
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, env=ENV)
+    assert result.returncode == 0, result.stderr[-3000:]
+    report = json.loads(result.stdout)
+    for (argv, expected), (code, stderr) in zip(cases, report["results"], strict=True):
+        assert code == 2 and expected in stderr and stderr.count("\n") == 1, (argv, stderr)
+    assert not report["tensorflow"]
+
+
 def test_bad_arguments_are_clear(tiny_model_dir, tmp_path):
     result = cli("translate", "--model", tiny_model_dir, "--beam", 0, "Hi")
     assert result.returncode == 2 and "beam size" in result.stderr

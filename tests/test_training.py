@@ -9,7 +9,7 @@ import pytest
 from keras import ops
 
 from translator import batches, model_dir, optimizer, train
-from translator.config import preset
+from translator.config import preset, warm_start_config
 from translator.errors import UsageError
 from translator.losses import MaskedAccuracy, MaskedCrossEntropy
 from translator.model import Transformer
@@ -180,7 +180,7 @@ class RecordStartingWeights(keras.callbacks.Callback):
 
 
 def test_training_from_a_model_starts_from_its_weights_and_vocabularies(tiny_model_dir, pairs, tmp_path):
-    config = train.warm_start_config(tiny_model_dir, name="longer", epochs=1, learning_rate=1e-3)
+    config = warm_start_config(tiny_model_dir, name="longer", epochs=1, learning_rate=1e-3)
     recorder = RecordStartingWeights()
     output = train.train(config, output_dir=tmp_path, runs_dir=tmp_path / "runs",
                          splits={"train": pairs, "val": pairs[:8]}, callbacks=[recorder], start_from=tiny_model_dir)
@@ -194,6 +194,6 @@ def test_training_from_a_model_starts_from_its_weights_and_vocabularies(tiny_mod
 
 def test_training_from_a_model_keeps_its_architecture(tiny_model_dir, tmp_path):
     with pytest.raises(ValueError, match="embed_dim"):
-        train.warm_start_config(tiny_model_dir, embed_dim=64)
+        warm_start_config(tiny_model_dir, embed_dim=64)
     with pytest.raises(model_dir.ModelDirError, match="no trained model"):
-        train.warm_start_config(tmp_path)
+        warm_start_config(tmp_path)

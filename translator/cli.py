@@ -11,7 +11,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from translator.config import PRESETS
+from translator.config import PRESETS, configure
 from translator.defaults import DEFAULT_BEAM, DEFAULT_HOST, DEFAULT_MODEL, DEFAULT_PORT, MAX_BEAM, quiet_tensorflow
 
 quiet_tensorflow()
@@ -26,13 +26,16 @@ from translator.devices import (  # noqa: E402  (TensorFlow only once a command 
     xla_cache_flags,
 )
 from translator.errors import UsageError  # noqa: E402
+from translator.model_files import MODEL_FILE, require_model  # noqa: E402  (likewise)
 
 
 def import_tensorflow_quietly():
     """Imports TensorFlow with its C++ start-up notes (CUDA probing, oneDNN) kept off stderr.
 
     They are written straight to file descriptor 2 before any logging setting
-    applies, and would bury the one-line messages this command promises.
+    applies, and would bury the one-line messages this command promises. Each
+    command calls it once it has checked what it can without TensorFlow (paths,
+    files, flags): a mistake is then refused at once, not after seconds of import.
     """
     saved, devnull = os.dup(2), os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 2)
@@ -110,7 +113,13 @@ exit status:
 """
 
 
+def check_models(*directories):
+    for directory in directories:
+        require_model(directory)
+
+
 def cmd_data(args):
+    import_tensorflow_quietly()
     from translator import data
 
     pairs, skipped = data.load_pairs(args.data, skip_malformed=args.skip_malformed)
@@ -118,8 +127,6 @@ def cmd_data(args):
 
 
 def cmd_train(args):
-    from translator import recipe, train
-
     chosen = (("epochs", args.epochs), ("learning_rate", args.learning_rate), ("dropout", args.dropout),
               ("piece_dropout", args.piece_dropout), ("seed", args.seed))
     overrides = {k: v for k, v in chosen if v is not None}
@@ -128,11 +135,17 @@ def cmd_train(args):
         if overrides:
             flags = ", ".join("--" + k.replace("_", "-") for k in overrides)
             raise UsageError(f"not with --recipe: {flags} (a recipe's stages train as declared in translator/recipe.py)")
+        import_tensorflow_quietly()
+        from translator import recipe
+
         recipe.run(args.recipe, runs_dir=args.runs, output_dir=args.output, final_name=args.name,
                    overwrite=args.overwrite, data_path=args.data, **switches)
         return
-    config = train.configure(args.preset, args.start_from, **overrides, **switches,
-                             **({"name": args.name} if args.name else {}))
+    config = configure(args.preset, args.start_from, **overrides, **switches,
+                       **({"name": args.name} if args.name else {}))
+    import_tensorflow_quietly()
+    from translator import train
+
     train.train(config, data_path=args.data, output_dir=args.output, runs_dir=args.runs, start_from=args.start_from,
                 overwrite=args.overwrite)
 
@@ -162,6 +175,8 @@ def standard_output():
 
 
 def cmd_average(args):
+    check_models(*args.models)
+    import_tensorflow_quietly()
     from translator import average
 
     output = average.average(args.models, args.output, overwrite=args.overwrite)
@@ -170,9 +185,6 @@ def cmd_average(args):
 
 def cmd_translate(args):
     """Translates line by line, in chunks; returns 1 if any line was repaired or left out, else 0."""
-    from translator.progress import Progress, on_terminal
-    from translator.translate import Translator
-
     if args.resume and not (args.file and args.output):
         raise UsageError("--resume continues an interrupted --file IN --output OUT: give both")
     glossary = load_glossary(args.glossary)
@@ -181,6 +193,11 @@ def cmd_translate(args):
     if first is None and args.file:
         raise UsageError(f"{args.file} is empty: there is nothing to translate")
     inputs = itertools.chain([first] if first else [], inputs)
+    check_models(args.model, *args.ensemble or ())
+    import_tensorflow_quietly()
+    from translator.progress import Progress, on_terminal
+    from translator.translate import Translator
+
     parallel_batches = decoding_batches(SWITCHES[args.xla])  # first: it sets the threads TensorFlow starts with
     jit_compile, bfloat16 = decoding_switches(args)
     job = translation_job(args, jit_compile, bfloat16)
@@ -220,7 +237,6 @@ def decoding_switches(args):
 
 def translation_job(args, jit_compile, bfloat16):
     """What makes `translate --output`'s partial file this job's: `--resume` continues only the same one."""
-    from translator.model_dir import MODEL_FILE
 
     def model(directory):
         path = Path(directory) / MODEL_FILE
@@ -247,16 +263,19 @@ def warn(message):
 
 
 def cmd_evaluate(args):
-    from translator import evaluate, progress
-
     if args.report:
         outputs.refuse_existing(args.report, args.overwrite)  # before minutes of translating
+    glossary = load_glossary(args.glossary)
+    check_models(args.model, *args.ensemble or ())
+    import_tensorflow_quietly()
+    from translator import evaluate, progress
+
     parallel_batches = decoding_batches(SWITCHES[args.xla])  # first: it sets the threads TensorFlow starts with
     jit_compile, bfloat16 = decoding_switches(args)
     result = evaluate.run(args.model, ensemble=args.ensemble or (), pairs_file=args.pairs, data_path=args.data,
                           columns=args.columns, beam_size=args.beam, jit_compile=jit_compile,
                           parallel_batches=parallel_batches, placeholders=args.placeholders,
-                          bfloat16=bfloat16, show_progress=progress.on_terminal(args.quiet), glossary=load_glossary(args.glossary))
+                          bfloat16=bfloat16, show_progress=progress.on_terminal(args.quiet), glossary=glossary)
     print("\n" + evaluate.format_report(result))
     if args.report:
         with lines.written_whole(args.report) as report:
@@ -264,16 +283,19 @@ def cmd_evaluate(args):
 
 
 def cmd_export(args):
-    from pathlib import Path
-
+    output = args.output or str(Path("exports") / Path(args.model).name)
+    outputs.refuse_existing(output, args.overwrite)
+    check_models(args.model)
+    import_tensorflow_quietly()
     from translator import export
 
-    output = args.output or str(Path("exports") / Path(args.model).name)
     export.export(args.model, output, overwrite=args.overwrite)
     print(f"exported a SavedModel to {output} (signature 'serve': strings in, strings out)")
 
 
 def cmd_serve(args):
+    check_models(args.model)
+    import_tensorflow_quietly()
     from translator import server
 
     jit_compile, bfloat16 = decoding_switches(args)
@@ -499,8 +521,6 @@ def main(argv=None):
     if args.command in DECODING_COMMANDS and args.xla != "off":
         # TensorFlow reads TF_XLA_FLAGS once, when it first runs an operation: set it before importing it.
         os.environ["TF_XLA_FLAGS"] = xla_cache_flags(os.environ.get("TF_XLA_FLAGS", ""), xla_cache_directory())
-    import_tensorflow_quietly()
-
     if args.command in INTERRUPTIBLE_COMMANDS:
         previous = signal.signal(signal.SIGTERM, terminate)
     try:

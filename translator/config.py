@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 from translator.errors import UsageError
+from translator.model_files import CONFIG_FILE, require_model
 
 
 @dataclasses.dataclass
@@ -169,3 +170,20 @@ def preset(which: str, **overrides) -> Config:
     if which not in PRESETS:
         raise UsageError(f"unknown preset {which!r}; choose one of {', '.join(PRESETS)}")
     return PRESETS[which].replace(**overrides)
+
+
+def warm_start_config(directory, **overrides):
+    """The config of the model in `directory` with `overrides`: the architecture and
+    vocabularies must stay, so only training settings may change."""
+    require_model(directory, " to start from")
+    config = Config.from_json(Path(directory) / CONFIG_FILE)
+    fixed = set(overrides) & ARCHITECTURE_FIELDS
+    if fixed:
+        raise UsageError(f"training from {directory} keeps its architecture: {', '.join(sorted(fixed))} cannot change")
+    return config.replace(**overrides)
+
+
+def configure(preset_name="default", start_from=None, **overrides):
+    """The config of a run: `overrides` on the model in `start_from` (see `warm_start_config`), else on the
+    preset `preset_name`."""
+    return warm_start_config(start_from, **overrides) if start_from else preset(preset_name, **overrides)

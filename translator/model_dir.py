@@ -29,23 +29,17 @@ from translator import (
     verbatim,
 )
 from translator.config import Config
-from translator.errors import UsageError
 from translator.model import Transformer, count_parameters
+from translator.model_files import (
+    CONFIG_FILE,
+    HOW_TO_MAKE,
+    METRICS_FILE,
+    MODEL_FILE,
+    ModelDirError,
+    check_free,
+    require_model,
+)
 from translator.text import TextPipeline
-
-MODEL_FILE = "model.keras"
-CONFIG_FILE = "config.json"
-METRICS_FILE = "metrics.json"
-
-
-class ModelDirError(UsageError):
-    """The model directory is missing, unreadable or in the way; the message says what to do."""
-
-
-def check_free(directory, overwrite=False):
-    """Raises `ModelDirError` if `directory` holds a model, unless `overwrite`: a trained model is hours of work."""
-    if not overwrite and (Path(directory) / MODEL_FILE).exists():
-        raise ModelDirError(f"{directory} already holds a model: choose another --name, or --overwrite to replace it")
 
 
 def writing(directory, overwrite=False):
@@ -92,15 +86,13 @@ def write(directory, model, pipeline, config, train_pairs, overwrite=False, **tr
 def load(directory):
     """Returns `(model, pipeline, config)`, or raises `ModelDirError` naming the path."""
     directory = Path(directory)
-    hint = "create it with `make train`"
-    if not (directory / MODEL_FILE).is_file():
-        raise ModelDirError(f"no trained model at {directory}: {hint}")
+    require_model(directory)
     try:
         config = Config.from_json(directory / CONFIG_FILE)
         model = keras.saving.load_model(directory / MODEL_FILE, safe_mode=True, compile=False)
         pipeline = TextPipeline.load(directory, config)
     except Exception as error:  # any unreadable part makes the whole directory unusable
-        raise ModelDirError(f"the model at {directory} is corrupt or incomplete ({error}); {hint}") from None
+        raise ModelDirError(f"the model at {directory} is corrupt or incomplete ({error}); {HOW_TO_MAKE}") from None
     return model, pipeline, config
 
 

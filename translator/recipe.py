@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 
 from translator import average, data, distill, model_dir, outputs, train
-from translator.config import Config
+from translator.config import Config, configure
 from translator.defaults import DEFAULT_BEAM
 from translator.errors import UsageError
 
@@ -103,8 +103,8 @@ def train_stage(stage, recipe_dir, output, settings):
     translate stage's pairs (`student_pairs`)."""
     overrides = {key: value for key, value in stage.items() if key not in TRAIN_KEYS}
     start_from = recipe_dir / "models" / stage["from"] if "from" in stage else None
-    config = train.configure(stage.get("preset"), start_from, name=output.name, **overrides,
-                             mixed_precision=settings["mixed_precision"], jit_compile=settings["jit_compile"])
+    config = configure(stage.get("preset"), start_from, name=output.name, **overrides,
+                       mixed_precision=settings["mixed_precision"], jit_compile=settings["jit_compile"])
     splits = pairs = None  # the corpus', loaded by train.train
     if "targets" in stage:
         splits = data.load_splits(settings["data_path"])

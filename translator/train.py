@@ -21,32 +21,12 @@ import keras
 import tensorflow as tf
 
 from translator import batches, data, model_dir, run_state, selection
-from translator.config import ARCHITECTURE_FIELDS, Config, preset
 from translator.devices import accelerator, choose_strategy
-from translator.errors import UsageError
 from translator.machine import machine_record
 from translator.model import count_parameters
 from translator.training_model import compiled_model, set_precision
 
 logger = logging.getLogger(__name__)
-
-
-def warm_start_config(directory, **overrides):
-    """The config of the model in `directory` with `overrides`: the architecture and
-    vocabularies must stay, so only training settings may change."""
-    if not (Path(directory) / model_dir.MODEL_FILE).is_file():
-        raise model_dir.ModelDirError(f"no trained model at {directory} to start from")
-    config = Config.from_json(Path(directory) / model_dir.CONFIG_FILE)
-    fixed = set(overrides) & ARCHITECTURE_FIELDS
-    if fixed:
-        raise UsageError(f"training from {directory} keeps its architecture: {', '.join(sorted(fixed))} cannot change")
-    return config.replace(**overrides)
-
-
-def configure(preset_name="default", start_from=None, **overrides):
-    """The config of a run: `overrides` on the model in `start_from` (see `warm_start_config`), else on the
-    preset `preset_name`."""
-    return warm_start_config(start_from, **overrides) if start_from else preset(preset_name, **overrides)
 
 
 def start_from_record(directory):
@@ -75,7 +55,7 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
 
     `splits` (train/val pair lists) replaces the corpus; `train_pairs` (a teacher's translations, `distill`) replace
     its training split for learning only; `callbacks` join the standard ones. `start_from`, a model directory of the
-    same architecture (`warm_start_config`), gives the first weights and the vocabularies. On several workers
+    same architecture (`config.warm_start_config`), gives the first weights and the vocabularies. On several workers
     (`TF_CONFIG`, `devices.choose_strategy`) the chief writes the model and returns its directory, the others None.
     """
     # First: a multi-worker strategy must be made before TensorFlow's runtime starts.
