@@ -157,6 +157,17 @@ def test_every_example_of_the_table_comes_back_from_behind_its_stand_in(kind, ex
     ("Tom is out from the 1st to the 14th in here", [("days", "del 1 al 14")]),  # days from one to another
     ("Tom is out from the third to the ninth of June", [("days", "del 3 al 9 de junio")]),  # any ordinal
     ("Tom moved from the third to the fifth floor", []),  # an ordinal before a noun is no day
+    ("Tom is out from July 1 to July 15", [("days", "del 1 de julio al 15 de julio")]),  # dates with their month
+    ("Tom is out Dec. 24 to Jan. 2, 2026", [("days", "del 24 de diciembre al 2 de enero de 2026")]),
+    ("Tom is out June 5 to 10 in here", [("days", "del 5 al 10 de junio")]),  # the month said once, as the source does
+    ("Tom is out July 5 to 10 PM", [("written_date", "5 de julio"), ("time", "10 PM")]),  # no day before an hour
+    ("Tom saw June 5 to 10 cats", [("written_date", "5 de junio"), ("number", "10")]),  # nor before a noun
+    ("Tom is in 3rd grade", [("school_year", "3.er grado")]),  # a school year, not a mark
+    ("Tom is in first grade now", [("school_year", "primer grado")]),  # in words, as the source says it
+    ("Tom got a 3rd grader", []),  # no school year but "grade" itself
+    ("Tom leaves from bay 14", [("label", "el andén 14")]),
+    ("Tom is at City Hall 3 now", [("name", "City")]),  # a label that ends a name is the name's
+    ("Tom left. Hall 3 is open", [("label", "la sala 3")]),  # but not after a word that opens a sentence
     ("Tom added 2 1/2 cups", [("serial", "2 1/2")]),  # a whole number with its fraction
     ("Tom has a 1:100 map", [("serial", "1:100")]),  # a ratio whose second number is no time's minutes
     ("Tom won 4 to 1", [("range", "4 a 1")]),  # a score, a ratio or a range, "to" written as Spanish says it
@@ -453,6 +464,9 @@ def test_a_written_date_after_a_preposition_takes_el(translation, restored):
     ("Tom comes at 8 o'clock.", "Tom viene a las 45.", "Tom viene a las 8 en punto."),
     ("Tom comes at 8 o'clock.", "Tom viene a 45.", "Tom viene a las 8 en punto."),
     ("Tom comes at 8 sharp.", "Tom viene a 45.", "Tom viene a las 8 en punto."),
+    ("Tom is done by 4 o'clock.", "Tom termina por 45.", "Tom termina para las 4 en punto."),  # an hour to be done by
+    ("Tom is done by 1 pm.", "Tom termina por las 45.", "Tom termina para la 1 pm."),
+    ("Tom walks 4 km, by 1 pm.", "Tom camina por 45, por 37.", "Tom camina por 4 km, para la 1 pm."),  # a time alone
     ("Tom moves in early 2025.", "Tom se muda a las 45.", "Tom se muda a principios de 2025."),  # "in" said: no "a las"
     ("In mid-May Tom moves.", "En 45 Tom se muda.", "A mediados de mayo Tom se muda."),  # opening the sentence
     ("Tom is done by late 2024.", "Tom termina para las 45.", "Tom termina para finales de 2024."),  # no article

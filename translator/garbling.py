@@ -56,7 +56,7 @@ import unicodedata
 
 from translator import numbers, spanish, spelling, verbatim
 from translator.verbatim import DIAS, MESES, MIN_COUNT, MONTHS, NAME, PARTICLES, WEEKDAYS, Span
-from translator.words import ADDRESS, LABELS, SIGNED_LABELS, WORD, opens_sentence, starts_sentence
+from translator.words import ADDRESS, LABELS, SIGNED_LABELS, WORD, opens_sentence, spanish_ordinal, starts_sentence
 
 # An invented word this far (a share of the sentence's length) from every rare source word garbles another word.
 FAR = 0.2
@@ -852,7 +852,7 @@ def number_spans(source, spans):
         value = small.group() if small.group().isdigit() else numbers.spanish_number(numbers.word_value(small.group()))
         spans.append(Span(small.start(), small.end(), "number", value))
     ordinals = [(ordinal, ordinal.group(1) + ".º") for ordinal in numbers.ORDINAL.finditer(source)]
-    ordinals += [(word, numbers.spanish_number(value) if is_date else numbers.spanish_ordinal(value))
+    ordinals += [(word, numbers.spanish_number(value) if is_date else spanish_ordinal(value))
                  for word, value, is_date in numbers.ordinal_words(source)]
     for ordinal, value in ordinals:
         if not any(span.start < ordinal.end() and ordinal.start() < span.end for span in spans):

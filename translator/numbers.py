@@ -18,8 +18,15 @@ model that copies "1.5" from an English source still says 1.5.
 import re
 from decimal import Decimal
 
-from translator.verbatim import CURRENCY, DAY, DAYS_RANGE, MONTH
-from translator.words import ORDINAL_DAYS, counts_noun, opens_sentence, starts_sentence
+from translator.verbatim import CURRENCY, DATES_RANGE, DAY, DAYS_RANGE, MONTH
+from translator.words import (
+    ORDINAL_DAYS,
+    SPANISH_ORDINALS,
+    counts_noun,
+    opens_sentence,
+    spanish_ordinal,
+    starts_sentence,
+)
 
 # Small numbers, which `verbatim.find` leaves to the model: one digit ("3 items"), or a number in words up to
 # ninety-nine ("six", "twenty-one"; not "one", as often "a" or "the one"), not part of a number with a scale ("three
@@ -77,7 +84,6 @@ MANY = re.compile(rf"(?<![\w-]){_MANY_WORD}(?:\s+{_MANY_WORD})*(?!\w)")
 # up to ten in words of either gender ("segunda", "tercer"), any other in digits. Not a century's, a span written
 # back in Roman numerals ("siglo XIX", `verbatim.spanish_century`).
 ORDINAL = re.compile(r"(?<![\w.,-])(\d+)(?:st|nd|rd|th)(?!\w)(?!\s+century\b)")
-SPANISH_ORDINALS = ("primer", "segund", "tercer", "cuart", "quint", "sext", "séptim", "octav", "noven", "décim")
 # An ordinal in words, from the third to the hundredth ("the fourth floor" -> "el cuatro piso": a number changed;
 # "the twelfth floor", which the corpus shows once, "el piso suave"): "first" and "second" say other things too ("at
 # first" -> "al principio", "wait a second" -> "espera un momento"). Not a century's, a span (`verbatim.spanish_century`).
@@ -101,17 +107,20 @@ FRACTION = re.compile(rf"(?<![\w-])(?i:(?P<count>a|one|{'|'.join(UNDER_TWENTY[2:
 MONTH_AFTER = re.compile(rf"\s+of\s+(?:{MONTH})\b")
 MONTH_BEFORE = re.compile(rf"\b(?:{MONTH})\s+(?:the\s+)?$")
 _DAY = re.compile(DAY)
-_DAYS = re.compile(DAYS_RANGE)
+_DAYS = re.compile(f"{DAYS_RANGE}|{DATES_RANGE}")
 
 
 def is_day(source, start):
     """Whether the ordinal at `source[start:]` is a day of the month, which Spanish says with the bare number: after
     "on the", "from the" … with no noun after it (`verbatim.DAY`), or in days from one to another
-    (`verbatim.DAYS_RANGE`: "from the 1st to the 14th in the hall").
+    (`verbatim.DAYS_RANGE`: "from the 1st to the 14th in the hall"; `verbatim.DATES_RANGE`: "March 3rd to 10th").
 
     >>> text = "Open from the 1st to the 14th in May, on the 3rd at 6, for the 5th in a row, from the 1st to the 9th floor."
     >>> [is_day(text, text.index(day)) for day in ("14th in May", "3rd at", "5th in", "9th floor")]
     [True, True, False, False]
+    >>> text = "Open March 3rd to 10th, then for the 10th time."
+    >>> is_day(text, text.index("10th,")), is_day(text, text.index("10th time"))
+    (True, False)
     """
     return bool(_DAY.match(source, start)) or any(days.start() <= start < days.end() for days in _DAYS.finditer(source))
 
@@ -369,19 +378,6 @@ def ordinal_words(source):
                                    or is_day(source, match.start()))
         found.append((match, value, is_date))
     return found
-
-
-def spanish_ordinal(value):
-    """The ordinal `value` as Spanish writes it before a noun, in the masculine, in words up to ten ("tercer",
-    "cuarto") and in digits above ("12.º"): `spanish.agreeing` makes it agree with what the translation puts around it.
-
-    >>> spanish_ordinal(3), spanish_ordinal(4), spanish_ordinal(12)
-    ('tercer', 'cuarto', '12.º')
-    """
-    if value > len(SPANISH_ORDINALS):
-        return f"{value}.º"
-    stem = SPANISH_ORDINALS[value - 1]
-    return stem if stem.endswith("r") else stem + "o"
 
 
 def _part(match):

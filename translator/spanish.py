@@ -22,7 +22,7 @@ lexicon word is taken for Spanish even where Spanish does not use it
 import re
 import unicodedata
 
-from translator.numbers import DIGITS, EN_WORD, SPANISH_ORDINALS, SPANISH_WORD
+from translator.numbers import DIGITS, EN_WORD, SPANISH_WORD
 from translator.verbatim import (
     CURRENCY,
     DIAS,
@@ -35,7 +35,7 @@ from translator.verbatim import (
     WEEKDAYS,
     either_separators,
 )
-from translator.words import UNIT_WORDS, starts_sentence
+from translator.words import SPANISH_ORDINALS, UNIT_WORDS, starts_sentence
 
 AR = ("o as a amos áis an é aste ó asteis aron aba abas ábamos abais aban aré arás ará aremos aréis arán aría arías "
       "aríamos aríais arían e es emos éis en ara aras áramos arais aran ase ases ásemos aseis asen ando ado ada ados adas "
@@ -160,16 +160,25 @@ PARTS_OF_DAY = {"morning": "mañana", "afternoon": "tarde", "evening": "noche", 
 FULL_MONTH = "|".join(MONTHS)
 
 
+# A weekday's hour said in words ("Sunday at midnight"), as the model says it.
+_AT_HOUR = {"midnight": "a (?:la )?medianoche", "noon": "al? mediodía"}
+
+
 def lost_weekdays(translation, source):
     """`translation` with each weekday of `source` that it does not say written back beside what it kept of the day:
     its part ("Please send the report by Friday afternoon." -> "… envíe el informe por la tarde." -> "… para el
-    viernes por la tarde") or its date ("at 8 p.m. on Saturday, June 14" -> "a las 8 p.m. del 14 de junio" -> "del
-    sábado 14 de junio").
+    viernes por la tarde"), its date ("at 8 p.m. on Saturday, June 14" -> "a las 8 p.m. del 14 de junio" -> "del
+    sábado 14 de junio") or its hour ("The sale ends Sunday at midnight." -> "La venta acaba a la medianoche." -> "…
+    acaba el domingo a la medianoche").
 
     >>> lost_weekdays("Envíe el informe por la tarde.", "Send the report by Friday afternoon.")
     'Envíe el informe para el viernes por la tarde.'
     >>> lost_weekdays("Empieza a las 8 del 14 de junio. La mañana.", "It starts at 8 on Saturday, June 14. Monday morning.")
     'Empieza a las 8 del sábado 14 de junio. El lunes por la mañana.'
+    >>> lost_weekdays("La venta acaba a la medianoche.", "The sale ends Sunday at midnight.")
+    'La venta acaba el domingo a la medianoche.'
+    >>> lost_weekdays("A las 9 abre. Al mediodía.", "Monday at 9 it opens. Friday at noon.")
+    'El lunes a las 9 abre. El viernes al mediodía.'
     """
     if not WEEKDAY.search(source):  # most sources: no weekday to look for
         return translation
@@ -187,6 +196,11 @@ def lost_weekdays(translation, source):
             number, month = date[2] or date[3], MESES[MONTHS.index(date[1] or date[4])]
             translation = re.sub(rf"(?<!\w)(?:([Dd]el|[Ee]l|[Aa]l) )?(?={number} de {month}(?!\w))",
                                  lambda m, dia=dia: f"{m[1] or 'el'} {dia} ", translation, count=1)
+        elif hour := re.search(rf"\b{day} at (midnight|noon|\d{{1,2}}(?::\d{{2}})?)", source):
+            said = _AT_HOUR.get(hour[1], rf"a las? {hour[1]}")
+            translation = re.sub(rf"(?<!\w)(?i:{said})(?!\w)", lambda m, dia=dia: (
+                f"El {dia} {m[0][0].lower()}{m[0][1:]}" if starts_sentence(m.string, m.start()) else f"el {dia} {m[0]}"),
+                translation, count=1)
     return translation
 
 
@@ -304,14 +318,15 @@ def roughly(translation, source):
     return translation
 
 
-# "turn" and an age: the model said "girar" ("Mi hijo gira 5 mañana."), "ponerse" ("Ella se puso 30") or "encender"
-# ("La abuela encendió 90").
+# "turn" and an age: the model said "girar" ("Mi hijo gira 5 mañana.", "Acabo de girarme a las 21", "Mi padre se gira
+# a 65"), "ponerse" ("Ella se puso 30") or "encender" ("La abuela encendió 90").
 _CUMPLIR = {"gira": "cumple", "giran": "cumplen", "giró": "cumplió", "giraron": "cumplieron", "girará": "cumplirá",
-            "girarán": "cumplirán", "girar": "cumplir", "girando": "cumpliendo", "gire": "cumpla", "giraba": "cumplía",
-            "giraría": "cumpliría", "se pone": "cumple", "se puso": "cumplió", "se pondrá": "cumplirá", "enciende": "cumple",
-            "encendió": "cumplió", "encenderá": "cumplirá"}
-_GIRA_AGE = re.compile(rf"(?<!\w)({'|'.join(_CUMPLIR)})\s+(?:a\s+)?({DIGITS}|{SPANISH_WORD.pattern})(?!\w)(\s+años)?",
-                       re.IGNORECASE)
+            "girarán": "cumplirán", "girar": "cumplir", "girarme": "cumplir", "girarse": "cumplir",
+            "girando": "cumpliendo", "gire": "cumpla", "giraba": "cumplía", "giraría": "cumpliría", "se pone": "cumple",
+            "se puso": "cumplió", "se pondrá": "cumplirá", "enciende": "cumple", "encendió": "cumplió",
+            "encenderá": "cumplirá", "se gira": "cumple", "se giró": "cumplió", "se girará": "cumplirá"}
+_GIRA_AGE = re.compile(rf"(?<!\w)({'|'.join(_CUMPLIR)})\s+(?:a\s+(?:l[ao]s\s+)?)?({DIGITS}|{SPANISH_WORD.pattern})(?!\w)"
+                       r"(\s+años)?", re.IGNORECASE)
 
 
 def ages(translation, source):
@@ -321,6 +336,8 @@ def ages(translation, source):
     'Mi hijo cumple 5 años mañana y ella cumplió treinta años.'
     >>> ages("Gira 2 páginas.", "Turn 2 pages."), ages("Se puso 30.", "She turned 30.")
     ('Gira 2 páginas.', 'Cumplió 30 años.')
+    >>> ages("Acabo de girarme a las 21 ayer.", "I just turned 21 yesterday."), ages("Se gira a 65.", "He turns 65.")
+    ('Acabo de cumplir 21 años ayer.', 'Cumple 65 años.')
     """
     if not _TURNS_AGE.search(source):
         return translation
@@ -448,11 +465,36 @@ def per_period(translation, source):
     return translation
 
 
+# How far one place is from another, "está a 10 minutos de": the model wrote no "a" ("El hotel está 10 minutos de JFK
+# Airport.").
+_DISTANCE = re.compile(rf"(?<!\w)([Ee]st(?:á|án|aba|aban|amos|oy|ará|arán)|[Qq]ued(?:a|an|aba|aban|amos|o|ará|arán))\s+"
+                       rf"(?=(?:unos\s+|unas\s+)?(?:{DIGITS}|{SPANISH_WORD.pattern})\s+"
+                       r"(?:minutos|horas|km|kilómetros|millas|metros|cuadras|manzanas|pasos)\s+del?\b)")
+
+
+def distances(translation, source):
+    """`translation` with how far a place is from another given its "a", where the source says "from".
+
+    >>> distances("El hotel está 10 minutos de JFK y queda dos km del mar.", "The hotel is 10 minutes from JFK and 2 km from the sea.")
+    'El hotel está a 10 minutos de JFK y queda a dos km del mar.'
+    >>> distances("Estoy 10 minutos de retraso.", "I am 10 minutes late.")
+    'Estoy 10 minutos de retraso.'
+    """
+    return _DISTANCE.sub(r"\1 a ", translation) if re.search(r"(?i)\bfrom\b", source) else translation
+
+
 # An hour by the clock after a preposition, which Spanish says with its article ("antes de las 7 a.m.", "a la 1 p.m."):
 # the model, given a stand-in, wrote none ("Llámame después de 6 p.m.") or the plural's for one ("a las 1 p.m.").
 _HOUR = rf"(?:\d{{1,2}}(?::\d{{2}})?\s?{MERIDIEM}|\d{{1,2}}:\d{{2}}(?![\d:]))"
-_HOUR_WITHOUT_ARTICLE = re.compile(rf"(?<!\w)((?:[Aa]ntes|[Dd]espués|[Dd]esde|[Hh]asta|[Pp]ara|[Dd]e|[Aa])(?: de)?) (?={_HOUR})")
+_HOUR_WITHOUT_ARTICLE = re.compile(rf"(?<!\w)((?:[Aa]ntes|[Dd]espués|[Dd]esde|[Hh]asta|[Pp]ara|[Dd]e|[Aa]|[Ee]ntre)(?: de)?) "
+                                   rf"(?={_HOUR})")
+# And the second of two, "entre las 9 a.m. y las 11 a.m." (the model wrote "entre 9 a.m. y 11 a.m.").
+_BETWEEN_HOURS = re.compile(rf"(?<!\w)([Ee]ntre las? {_HOUR}) y (?={_HOUR})")
 _HOURS_FOR_ONE = re.compile(rf"(?<!\w)([Ll])as (?=1(?!\d)(?::\d{{2}})?(?:\s?{MERIDIEM}|(?<=\d)(?![\d:])))")
+# Hours from one to another are "de las ... a las ...": the model, given a range's stand-in after a comma or colon,
+# wrote no "de" ("abierto de martes a domingo, 10 a.m. a las 6 p.m."), or read its first hour as a time to be at ("se
+# sirve a las 11:30 a.m. a las 2 p.m."). Not after another article ("hasta las 9 p.m. a las 10 p.m.").
+_HOURS_FROM_TO = re.compile(rf"(?:(?<!\w)([Aa]|[Ee]n|[Pp]or) las? |(?<!las )(?<!la )(?<![\w.,:]))(?={_HOUR} a las? {_HOUR})")
 
 
 def hour_articles(translation):
@@ -462,8 +504,15 @@ def hour_articles(translation):
     'Llámame después de las 6 p.m., desde las 9 am hasta la 1 pm; abre a la 1 p.m. y a las 10:30 a.m.'
     >>> hour_articles("Se movió de 2:00 a 3:30 PM, de 1:15 a las 1:30; ganó 2:1.")
     'Se movió de las 2:00 a las 3:30 PM, de la 1:15 a la 1:30; ganó 2:1.'
+    >>> hour_articles("Abre a diario, 7 a.m. a las 10 p.m.; sirve a las 11:30 a.m. a 2 p.m. 9 am a 5 pm: horas.")
+    'Abre a diario, de las 7 a.m. a las 10 p.m.; sirve de las 11:30 a.m. a las 2 p.m. De las 9 am a las 5 pm: horas.'
+    >>> hour_articles("Llámame entre 9 a.m. y 1 p.m., entre 2 y 3.")
+    'Llámame entre las 9 a.m. y la 1 p.m., entre 2 y 3.'
     """
     translation = _HOUR_WITHOUT_ARTICLE.sub(lambda m: f"{m[1]} las ", translation)
+    translation = _BETWEEN_HOURS.sub(r"\1 y las ", translation)
+    translation = _HOURS_FROM_TO.sub(lambda m: ("D" if (m[1] or "")[:1].isupper() or not m[1] and starts_sentence(
+        m.string, m.start()) else "d") + "e las ", translation)
     return _HOURS_FOR_ONE.sub(r"\1a ", translation)
 
 
@@ -472,14 +521,17 @@ def tidied(translation, source, lexicon):
     (`unbroken`), a word written twice in a row is written once (`unrepeated`), an ordinal written back in the
     masculine ("cuarto", "2.º") agrees with the determiner before it (`agreeing`), the articles are as Spanish writes
     them ("del", no English "The" opening it), weekdays, rough counts and ages are said as the source says them
-    (`weekdays`, `roughly`, `ages`), "millón" agrees with its count (`plural_scales`) and a family in the possessive
-    takes its article (`families`).
+    (`weekdays`, `roughly`, `ages`), "millón" agrees with its count (`plural_scales`), a family in the possessive
+    takes its article (`families`) and how far a place is, its "a" (`distances`).
 
     >>> tidied("The perro gira 5 el lunes.", "The dog turns 5 on Monday.", {"perro"})
     'El perro cumple 5 años el lunes.'
+    >>> tidied("El hotel está 10 minutos de aquí.", "The hotel is 10 minutes from here.", set())
+    'El hotel está a 10 minutos de aquí.'
     """
     translation = articles(agreeing(unrepeated(unbroken(translation, source, lexicon), source)))
-    for tidy in (english_article, lost_weekdays, weekdays, roughly, ages, plural_scales, families, of_what, per_period):
+    for tidy in (english_article, lost_weekdays, weekdays, roughly, ages, plural_scales, families, of_what, per_period,
+                 distances):
         translation = tidy(translation, source)
     return hour_articles(translation)
 

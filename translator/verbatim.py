@@ -78,6 +78,7 @@ from translator.words import (
     WORD,
     counts_noun,
     opens_sentence,
+    spanish_ordinal,
 )
 
 # Stand-ins that the shipped model copies verbatim in every sentence frame tried (bench/RESULTS.md).
@@ -178,6 +179,13 @@ DAY = ("(?:" + "|".join(rf"(?<=\b[{word[0]}{word[0].upper()}]{word[1:]} the )" f
 ORDINAL_DAY = rf"(?:\d{{1,2}}(?:st|nd|rd|th)|{DAY_WORD})"
 DAYS_RANGE = (rf"(?<![\w-])[Ff]rom\s+the\s+{ORDINAL_DAY}\s+(?:to|until|till|through|thru)\s+the\s+{ORDINAL_DAY}"
               rf"(?:\s+of\s+(?:{MONTH})\b|(?![\w-])(?!\s+(?!(?:{AFTER_DAY}|in|on)\b)[a-z]))")
+# Or dates with their month from one to another, "from July 1 to July 15", "Dec. 24 to Jan. 2", "July 4-6": the model
+# said the second as no day ("del 1 de julio para el 15 de julio", "4 de julio y 6") or the first without its "del"
+# ("cerrada 24 de diciembre al 2 de enero"). Not before an hour ("from May 5 to 10 am") or a noun ("May 5 to 10 people").
+_MONTH_DAY = rf"(?:{MONTH})\.?\s\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s\d{{4}})?"
+_DAYS_APART = r"\s+(?:to|until|till|through|thru)\s+|\s?[–-]\s?"
+DATES_RANGE = (rf"(?<![\w-])(?:[Ff]rom\s+)?{_MONTH_DAY}(?:{_DAYS_APART})(?:(?:{MONTH})\.?\s)?\d{{1,2}}(?:st|nd|rd|th)?"
+               rf"(?:,?\s\d{{4}})?(?![\w%°-]|[.,:]\d)(?!\s?{MERIDIEM})(?!\s+(?!(?:{AFTER_DAY}|in|on)\b)[a-z])")
 # "#" and a number, or a code of capitals and digits, after a label or a `SIGNED_LABELS` noun in any case, with the
 # word before it (`LABEL_DETERMINERS`): "Invoice #2231", "your order #58213", "the invoice INV-2024-0042".
 LABEL_DETERMINER = rf"(?i:(?:{'|'.join(LABEL_DETERMINERS)})\s)?"
@@ -237,7 +245,8 @@ KINDS = (
     Kind("path", r"(?:[A-Za-z]:\\|~/|\.{1,2}/|(?<![\w.])/)[\w.\\/-]*\w"
                  rf"|(?<![\w.])(?:[\w-]+/)*[\w-]+(?:\.[\w-]+)*\.(?:{FILE_ENDINGS})\b(?:/[\w.~%+=&?#/-]*[\w/])?", "place",
          ("config.yaml", "/etc/hosts", "docs/notes.txt", "C:\\Users\\ana\\a.doc", "example.org", "github.com/keras-team")),
-    Kind("days", DAYS_RANGE, "number", ("from the 1st to the 14th", "from the third to the ninth of June")),
+    Kind("days", f"{DAYS_RANGE}|{DATES_RANGE}", "number",
+         ("from the 1st to the 14th", "from the third to the ninth of June", "from July 1 to July 15", "July 4-6")),
     # The day in words too: "the tenth of May" came out "el diez de mayo de mayo", "the second of January" "el segundo";
     # or none, a month and its year ("postponed until March 2027" came out "hasta que las 2027").
     Kind("written_date", rf"\b(?:{MONTH})\.?\s(?:of\s)?\d{{4}}(?!\w)"
@@ -265,6 +274,10 @@ KINDS = (
     # A letter grade with its sign, as written: "I got a B+ on my history exam." came out "Conseguí un Bive …". Not
     # "C++".
     Kind("grade", r"(?<![\w+-])[A-DF][+-](?![\w+-])", "number", ("B+", "A-")),
+    # A school year, "3rd grade", as Spanish writes it: the model copied "grade" ("en 3.º grade") or said it as a mark
+    # ("el primer nota").
+    Kind("school_year", rf"(?<![\w.,-])(?:\d{{1,2}}(?:st|nd|rd|th)|(?i:{'|'.join(ORDINAL_DAYS[:12])}))\s+grade(?![\w-])",
+         "number", ("3rd grade", "first grade")),
     # A share off a price, as Spanish says it: "Everything is 20% off" came out "Todo es 20% de", "for 20% off" "por
     # 20%", "off" lost. Not a share off a mark ("20% off its peak").
     Kind("discount", r"(?<![\w.,])\d+(?:[.,]\d+)?\s?%\s+off(?![\w-])(?!\s+(?:its|their|target|course|track)\b)", "number",
@@ -423,12 +436,17 @@ _PATTERN = re.compile("|".join(f"(?P<k{i}>{kind.pattern})" for i, kind in enumer
 _OWNED = re.compile(r"['’]s\s")
 # A greeting, a closing or a call and its comma, opening a sentence: a name after them is spoken to (`addressed`).
 _CALLED = re.compile(rf"(?:^|[{SENTENCE_END}]\s)(?:{'|'.join(map(re.escape, (*GREETINGS, *CLOSINGS, *CALLS)))}),$")
+# Labels that end a place's name too, after a capitalised word that opens no sentence: "San Francisco Bay 2 miles
+# away" came out "San Francisco el andén 2 millas", "City Hall 3 pm" is no hall numbered 3.
+_NAME_ENDING = re.compile(r"(?:Bay|Hall)\s")
+_NAME_BEFORE = re.compile(rf"(?<![{SENTENCE_END}])\s[A-Z][\w'’.-]*\s$")
 # A verb that moves a day to another: "moved from Tuesday to Thursday" is no range of weekdays.
 _MOVED = re.compile(r"(?i)\b(?:mov|chang|switch|postpon|reschedul|push|shift|delay|swap|bump)\w*")
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
 ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "street", "war", "measure", "numbered", "century",
           "decade", "part", "label", "greeting", "closing", "address", "range", "time", "phone", "date", "serial", "code",
-          "etc", "title", "symbol", "number_name", "rough", "weekdays", "days", "vitamin", "po_box", "grade", "discount"}
+          "etc", "title", "symbol", "number_name", "rough", "weekdays", "days", "vitamin", "po_box", "grade", "discount",
+          "school_year"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
 # (as the corpus writes it), a written date or a unit in words in the model's own Spanish, a number with a separator,
@@ -847,12 +865,35 @@ def spanish_day(written):
     return str(ordinal_value(day)) + (" de cada mes" if every else "")
 
 
+def spanish_school_year(written):
+    """A school year ("3rd grade") as Spanish writes it, the ordinal in digits or words as the source writes it.
+
+    >>> spanish_school_year("3rd grade"), spanish_school_year("Fifth grade"), spanish_school_year("12th grade")
+    ('3.er grado', 'quinto grado', '12.º grado')
+    """
+    ordinal = written.split()[0]
+    year = ordinal_value(ordinal)
+    if not ordinal[0].isdigit():
+        return f"{spanish_ordinal(year)} grado"
+    return f"{year}.{'er' if year in (1, 3) else 'º'} grado"
+
+
 def spanish_days(written):
-    """Days of the month from one to another (`DAYS_RANGE`) as Spanish says them.
+    """Days of the month from one to another (`DAYS_RANGE`, `DATES_RANGE`) as Spanish says them: a month the source
+    leaves out after the second day is the first's, said once.
 
     >>> spanish_days("from the 1st to the 14th"), spanish_days("From the third to the twenty-first of June")
     ('del 1 al 14', 'del 3 al 21 de junio')
+    >>> spanish_days("from July 1 to July 15"), spanish_days("Dec. 24 to Jan. 2, 2026"), spanish_days("July 4-6, 2025")
+    ('del 1 de julio al 15 de julio', 'del 24 de diciembre al 2 de enero de 2026', 'del 4 al 6 de julio de 2025')
     """
+    if re.match(rf"(?:[Ff]rom\s+)?(?:{MONTH})\b", written):
+        first, last = re.split(_DAYS_APART, written, maxsplit=1)
+        month_once = last[0].isdigit() and not re.search(r"\d{4}", first)
+        if last[0].isdigit():
+            last = re.search(rf"\b(?:{MONTH})", first)[0] + " " + last
+        first = spanish_date(first)
+        return f"del {first.split()[0] if month_once else first} al {spanish_date(last)}"
     first, last = (ordinal_value(day) for day in re.findall(ORDINAL_DAY, written))
     month = re.search(rf"\b(?:{MONTH})\b", written)
     return f"del {first} al {last}" + (f" de {spanish_date(month[0])}" if month else "")
@@ -892,7 +933,8 @@ IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_dat
               "vitamin": lambda written: "vitamina " + written.split()[1], "century": spanish_century,
               "discount": lambda written: written.split("%")[0].rstrip() + "% de descuento",
               "decade": spanish_decade, "part": spanish_part, "label": spanish_label, "time": spanish_clock, "range": spanish_range,
-              "title": spanish_title, "weekdays": spanish_weekdays, "days": spanish_days, "family": spanish_family, "rough": spanish_rough,
+              "title": spanish_title, "weekdays": spanish_weekdays, "days": spanish_days, "family": spanish_family,
+              "rough": spanish_rough, "school_year": spanish_school_year,
               "number_name": lambda written: NUMBER_NAMES[written.lower()],
               "address": functools.partial(said_first, phrases=ADDRESS),
               "greeting": spanish_greeting,
@@ -1044,6 +1086,8 @@ def _matches(text, counts):
             yield from _PATTERN.finditer(text, match.start() + 1, match.end())
         elif kind == "label" and match.group().startswith("version") and _after_a_name(text, match.start(), counts):
             yield from _PATTERN.finditer(text, match.start() + len("version"), match.end())
+        elif kind == "label" and _NAME_ENDING.match(match.group()) and _NAME_BEFORE.search(text, 0, match.start()):
+            yield from _PATTERN.finditer(text, match.start() + len(match.group().split()[0]), match.end())
         elif kind != "weekdays" or not _MOVED.search(text, 0, match.start()):
             families += kind == "family"
             yield match
@@ -1357,9 +1401,14 @@ def restore(translation, source, spans, meanings):
         translation = re.sub(rf"(?<!\w)(?:([Ee])l|([Ll])(?:as?|os)|([Dd]e|[Aa])(?: l(?:as?|os))?) (?={re.escape(century)}(?!\w))",
                              lambda m: f"{m[3]}l " if m[3] else ("E" if (m[1] or m[2]).isupper() else "e") + "l ", translation)
     # Hours are feminine and take their article: "aterriza a los 6:45 p.m.", "a 4 en punto", "hasta el 7 p.m.", "del 7
-    # p.m." -> "a las ...", "hasta las ...", "de las ...".
+    # p.m." -> "a las ...", "hasta las ...", "de las ..."; an hour the source says "by" is one to be done by, "para las"
+    # ("send me the PDF by 4 o'clock" came out "… el PDF por 4 en punto").
+    deadlines = {span.value for span in spans if span.kind == "time" and re.search(r"\b[Bb]y\s+$", source[:span.start])}
     for hour in {span.value for span in spans if span.kind == "time"}:
         article = "la" if re.match(r"0?1\b", hour) else "las"
+        if hour in deadlines:
+            translation = re.sub(rf"(?<!\w)([Pp])or (?:las? )?(?={re.escape(hour)}(?!\w))", rf"\1ara {article} ",
+                                 translation)
 
         def feminine(match, article=article):
             los, a, el, de = match.groups()

@@ -38,6 +38,8 @@ _FIRST_NINE = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh"
 ORDINAL_DAYS = (*_FIRST_NINE, "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
                 "seventeenth", "eighteenth", "nineteenth", "twentieth", *(f"twenty-{day}" for day in _FIRST_NINE),
                 "thirtieth", "thirty-first")
+# The first ten ordinals in Spanish, without their ending ("tercer", "tercero", "tercera").
+SPANISH_ORDINALS = ("primer", "segund", "tercer", "cuart", "quint", "sext", "séptim", "octav", "noven", "décim")
 # Decades in words ("the sixties"), the twenties' first.
 DECADES = ("twenties", "thirties", "forties", "fifties", "sixties", "seventies", "eighties", "nineties")
 
@@ -77,7 +79,7 @@ LABELS = {"Room": "la habitación", "Chapter": "el capítulo", "Page": "la pági
           "Row": "la fila", "Highway": "la autopista", "Interstate": "la interestatal", "Track": "la vía",
           "Pier": "el muelle", "Suite": "la suite", "Ticket": "el ticket", "Invoice": "la factura", "Lane": "el carril",
           "Door": "la puerta", "Channel": "el canal", "Number": "el número", "Option": "la opción",
-          "Hall": "la sala", "Locker": "la taquilla", "Ext.": "la ext.",
+          "Hall": "la sala", "Locker": "la taquilla", "Ext.": "la ext.", "Bay": "el andén",
           "Conference room": "la sala de conferencias", "Meeting room": "la sala de reuniones",
           "Waiting room": "la sala de espera"}
 # A noun that numbers what it names only before "#" or a code ("Order #45821"; "Order 5 pizzas" is no label).
@@ -181,3 +183,16 @@ def starts_sentence(text, start):
     (True, False)
     """
     return opens_sentence(text, start) or bool(re.search(rf"[{SENTENCE_END}][\s{SENTENCE_OPEN}']*$", text[:start]))
+
+
+def spanish_ordinal(value):
+    """The ordinal `value` as Spanish writes it before a noun, in the masculine, in words up to ten ("tercer",
+    "cuarto") and in digits above ("12.º"): `spanish.agreeing` makes it agree with what the translation puts around it.
+
+    >>> spanish_ordinal(3), spanish_ordinal(4), spanish_ordinal(12)
+    ('tercer', 'cuarto', '12.º')
+    """
+    if value > len(SPANISH_ORDINALS):
+        return f"{value}.º"
+    stem = SPANISH_ORDINALS[value - 1]
+    return stem if stem.endswith("r") else stem + "o"
