@@ -22,7 +22,7 @@ lexicon word is taken for Spanish even where Spanish does not use it
 import re
 import unicodedata
 
-from translator.numbers import DIGITS, EN_WORD, SPANISH_WORD
+from translator.numbers import DIGITS, EN_WORD, SPANISH_WORD, spanish_number, word_value
 from translator.verbatim import (
     CURRENCY,
     DIAS,
@@ -209,8 +209,9 @@ def weekdays(translation, source):
     be or is under way ("They are coming over on Saturday." -> "… vendrán los sábados." -> "el sábado"), a habit
     ("on Fridays": "cierra temprano con viernes" -> "los viernes"), a deadline ("by Friday": "por viernes" -> "para el
     viernes", as the corpus says it), a day with its article after a preposition ("for Sunday": "para domingo" -> "para
-    el domingo") and before "próximo" or "pasado" ("next Tuesday": "el próximo martes"), its part as Spanish says it
-    after the day ("Tuesday afternoon": "el martes a la tarde" -> "el martes por la tarde"), or written back if lost.
+    el domingo") and before "próximo" or "pasado" ("next Tuesday": "el próximo martes", the word written in where the
+    model left it out), its part as Spanish says it after the day ("Tuesday afternoon": "el martes a la tarde" -> "el
+    martes por la tarde"), or written back if lost.
 
     >>> weekdays("Vendrán los sábados.", "They are coming over on Saturday.")
     'Vendrán el sábado.'
@@ -218,12 +219,16 @@ def weekdays(translation, source):
     ('Vienen los sábados.', 'Los lunes.')
     >>> weekdays("Cierra con viernes y trabaja a jueves.", "It closes on Fridays and works on Thursdays.")
     'Cierra los viernes y trabaja los jueves.'
-    >>> weekdays("Mándalo por viernes, o por el lunes, de lunes.", "Send it by Friday, or by Monday.")
-    'Mándalo para el viernes, o para el lunes, para el lunes.'
+    >>> weekdays("Mándalo por viernes, o por el lunes, de lunes, al lunes.", "Send it by Friday, or by Monday.")
+    'Mándalo para el viernes, o para el lunes, para el lunes, para el lunes.'
     >>> weekdays("Abre de los sábados; sillas para domingo, hasta jueves.", "Open on Saturdays; chairs for Sunday, until Thursday.")
     'Abre los sábados; sillas para el domingo, hasta el jueves.'
     >>> weekdays("Cumple 11 años próximo martes. Próximo lunes, del próximo lunes.", "He turns 11 next Tuesday. Next Monday.")
     'Cumple 11 años el próximo martes. El próximo lunes, del próximo lunes.'
+    >>> weekdays("Cumple 70 años el sábado.", "He turns 70 next Saturday."), weekdays("Vino el lunes.", "He came last Monday.")
+    ('Cumple 70 años el próximo sábado.', 'Vino el pasado lunes.')
+    >>> weekdays("Sale al viernes a las 6.", "It leaves Friday at 6."), weekdays("Pasa al viernes.", "Move it to Friday.")
+    ('Sale el viernes a las 6.', 'Pasa al viernes.')
     >>> weekdays("Hablamos con el martes a la tarde y a las 7 de jueves.", "We talk on Tuesday afternoon and at 7 on Thursday.")
     'Hablamos el martes por la tarde y a las 7 el jueves.'
     >>> weekdays("Veámonos a jueves noche.", "Let's meet Thursday night."), weekdays("Hablemos el lunes.", "Talk Monday evening.")
@@ -266,14 +271,23 @@ def weekdays(translation, source):
             plural = dia if dia.endswith("s") else dia + "s"
             translation = re.sub(rf"(?<!\w)(?:(?:[Cc]on|[Aa]|[Ee]n|[Dd]e)(?: los)?|[Ee]l|[Dd]el|[Aa]l) {dia}s?(?!\w)",
                                  lambda m, plural=plural: ("L" if m[0][0].isupper() else "l") + "os " + plural, translation)
-        if re.search(rf"\b[Bb]y {day}\b", source):  # "por jueves", "de jueves"
-            translation = re.sub(rf"(?<!\w)(?:([Pp])or(?: el)?|([Dd])(?:e(?: el)?|el)) {dia}(?!\w)",
-                                 lambda m, dia=dia: f"{'P' if (m[1] or m[2]).isupper() else 'p'}ara el {dia}", translation)
+        if re.search(rf"(?<![Tt]o )(?<![Uu]ntil )(?<![Tt]ill )(?<![Tt]hrough )(?<![Bb]y )\b{day}\b(?!s)", source):
+            # A day the source gives no "to" is no place to go to: "Our flight leaves Friday" -> "sale al viernes".
+            translation = re.sub(rf"(?<!\w)([Aa])l (?={dia}(?!\w))", lambda m: ("E" if m[1] == "A" else "e") + "l ",
+                                 translation)
+        if re.search(rf"\b[Bb]y {day}\b", source):  # "por jueves", "de jueves", "al jueves"
+            translation = re.sub(rf"(?<!\w)(?:([Pp])or(?: el)?|([Dd])(?:e(?: el)?|el)|([Aa])l) {dia}(?!\w)",
+                                 lambda m, dia=dia: f"{'P' if (m[1] or m[2] or m[3]).isupper() else 'p'}ara el {dia}",
+                                 translation)
         if re.search(rf"\b(?:[Ff]or|[Uu]ntil|[Tt]ill|[Bb]efore|[Aa]fter|[Ss]ince|[Bb]y) {day}\b", source):
             translation = re.sub(rf"(?<!\w)(?:([Pp]ara|[Hh]asta|[Dd]esde)|([Aa]ntes|[Dd]espués) de) (?={dia}(?!\w))",
                                  lambda m: f"{m[1]} el " if m[1] else f"{m[2]} del ", translation)
         if re.search(rf"\b(?:[Nn]ext|[Ll]ast) {day}\b", source):  # "cumple 11 años próximo martes" -> "el próximo"
             translation = re.sub(rf"(?<!\w)([Dd]e|[Aa]) (?=(?:próximo|pasado) {dia}(?!\w))", r"\1l ", translation)
+            # Or said bare: "El tío Joe cumple 70 años el sábado." ("next Saturday").
+            said = "próximo" if re.search(rf"\b[Nn]ext {day}\b", source) else "pasado"
+            if not re.search(rf"(?i)(?:próximo|pasado|que viene) {dia}|{dia} (?:próximo|pasado|que viene)", translation):
+                translation = re.sub(rf"(?<!\w)([Ee]l) (?={dia}(?!\w))", rf"\1 {said} ", translation, count=1)
             translation = re.sub(rf"(?<!\w)(?<!\b[EeAa]l )(?<!\b[Dd]el )(?<!\b[Ee]ste )(?<!\b[Ee]se )([Pp])(?=(?:róximo|asado) {dia}(?!\w))",
                                  lambda m: "El p" if starts_sentence(m.string, m.start()) else "el p", translation)
     return translation
@@ -450,37 +464,57 @@ def per_period(translation, source):
     'Te di 10 yenes hace una semana, en la ruta 66 para una semana.'
     >>> per_period("Ella trabaja 4 días desde casa.", "She works 4 days a week from home.")
     'Ella trabaja 4 días a la semana desde casa.'
+    >>> per_period("Abre siete días a una semana.", "Open seven days a week."), per_period("Dos comidas un día.", "Two meals a day.")
+    ('Abre siete días a la semana.', 'Dos comidas al día.')
     """
     for match in _COUNT_PER.finditer(source):
         one, said = _PER[match[2].lower()]
         noun = one.split()[1]
-        number = either_separators(match[1])
+        if match[1][0].isdigit():
+            number = either_separators(match[1])
+        elif (value := word_value(match[1])) is not None and value < 100:  # "seven days a week": "siete días"
+            number = "(?i:un[ao]?)" if value == 1 else f"(?i:{spanish_number(value)})"
+        else:
+            continue
         if re.search(rf"(?<!\w){noun}(?:e?s)?(?!\w)", translation) is None:
             # Lost: said after the count and the word after it ("4 días").
             translation = re.sub(rf"(?<![\w.,])(?:{number})(?:\s+millones(?:\s+de)?)?\s+\w+", rf"\g<0> {said}", translation,
                                  count=1)
         elif len(re.findall(rf"(?i)\b{match[2]}s?\b", source)) == 1:  # said once: "un día" after the count is this
-            translation = re.sub(rf"((?<![\w.,])(?:{number})(?:\s+\S+){{1,3}}?\s)(?:(?:en|de|por) )?{one}(?!\w)",
+            translation = re.sub(rf"((?<![\w.,])(?:{number})(?:\s+\S+){{1,3}}?\s)(?:(?:en|de|por|a) )?{one}(?!\w)",
                                  rf"\g<1>{said}", translation, count=1)
     return translation
 
 
 # How far one place is from another, "está a 10 minutos de": the model wrote no "a" ("El hotel está 10 minutos de JFK
-# Airport.").
-_DISTANCE = re.compile(rf"(?<!\w)([Ee]st(?:á|án|aba|aban|amos|oy|ará|arán)|[Qq]ued(?:a|an|aba|aban|amos|o|ará|arán))\s+"
-                       rf"(?=(?:unos\s+|unas\s+)?(?:{DIGITS}|{SPANISH_WORD.pattern})\s+"
-                       r"(?:minutos|horas|km|kilómetros|millas|metros|cuadras|manzanas|pasos)\s+del?\b)")
+# Airport."), said "tener" for "be" ("Tenemos 15 minutos del aeropuerto.") or copied "blocks" ("tiene 2 blocks del
+# metro"). Only where the source says so: "I have 10 minutes of" is "Tengo 10 minutos de".
+_FAR_FROM = re.compile(r"(?i)\b(?:is|are|am|was|were|'re|'s|'m)\s+(?:about\s+|only\s+|just\s+)?\S+\s+(?:minutes?|hours?|"
+                       r"miles?|kilometers?|kilometres?|km|meters?|metres?|blocks?|steps?)\s+(?:away\s+)?from\b")
+_ESTAR = {"tiene": "está", "tienen": "están", "tenemos": "estamos", "tengo": "estoy", "tienes": "estás"}
+_DISTANCE = re.compile(rf"(?<!\w)([Ee]st(?:á|án|aba|aban|amos|oy|ará|arán)|[Qq]ued(?:a|an|aba|aban|amos|o|ará|arán)|"
+                       rf"(?i:{'|'.join(_ESTAR)}))\s+((?:unos\s+|unas\s+)?(?:{DIGITS}|{SPANISH_WORD.pattern})\s+)"
+                       r"(minutos|horas|km|kilómetros|millas|metros|cuadras|blocks|manzanas|pasos)(?=\s+del?\b)")
 
 
 def distances(translation, source):
-    """`translation` with how far a place is from another given its "a", where the source says "from".
+    """`translation` with how far a place is from another said as Spanish says it, where the source says so.
 
     >>> distances("El hotel está 10 minutos de JFK y queda dos km del mar.", "The hotel is 10 minutes from JFK and 2 km from the sea.")
     'El hotel está a 10 minutos de JFK y queda a dos km del mar.'
-    >>> distances("Estoy 10 minutos de retraso.", "I am 10 minutes late.")
-    'Estoy 10 minutos de retraso.'
+    >>> distances("Tenemos 15 minutos del aeropuerto; tiene 2 blocks del metro.", "We're 15 minutes from the airport; it's 2 blocks from it.")
+    'Estamos a 15 minutos del aeropuerto; está a 2 cuadras del metro.'
+    >>> distances("Tengo 10 minutos de descanso.", "I have 10 minutes of rest from work.")
+    'Tengo 10 minutos de descanso.'
     """
-    return _DISTANCE.sub(r"\1 a ", translation) if re.search(r"(?i)\bfrom\b", source) else translation
+    if not _FAR_FROM.search(source):
+        return translation
+
+    def far(match):
+        verb = _ESTAR.get(match[1].lower(), match[1])
+        verb = verb[0].upper() + verb[1:] if match[1][0].isupper() else verb
+        return f"{verb} a {match[2]}{'cuadras' if match[3] == 'blocks' else match[3]}"
+    return _DISTANCE.sub(far, translation)
 
 
 # An hour by the clock after a preposition, which Spanish says with its article ("antes de las 7 a.m.", "a la 1 p.m."):
