@@ -284,9 +284,10 @@ def weekdays(translation, source):
                                  lambda m: f"{m[1]} el " if m[1] else f"{m[2]} del ", translation)
         if re.search(rf"\b(?:[Nn]ext|[Ll]ast) {day}\b", source):  # "cumple 11 años próximo martes" -> "el próximo"
             translation = re.sub(rf"(?<!\w)([Dd]e|[Aa]) (?=(?:próximo|pasado) {dia}(?!\w))", r"\1l ", translation)
-            # Or said bare: "El tío Joe cumple 70 años el sábado." ("next Saturday").
+            # Or said bare: "El tío Joe cumple 70 años el sábado." ("next Saturday"); not where "anoche" says it.
             said = "próximo" if re.search(rf"\b[Nn]ext {day}\b", source) else "pasado"
-            if not re.search(rf"(?i)(?:próximo|pasado|que viene) {dia}|{dia} (?:próximo|pasado|que viene)", translation):
+            if not re.search(rf"(?i)(?:próximo|pasado|que viene) {dia}|{dia} (?:próximo|pasado|que viene)|anoche",
+                             translation):
                 translation = re.sub(rf"(?<!\w)([Ee]l) (?={dia}(?!\w))", rf"\1 {said} ", translation, count=1)
             translation = re.sub(rf"(?<!\w)(?<!\b[EeAa]l )(?<!\b[Dd]el )(?<!\b[Ee]ste )(?<!\b[Ee]se )([Pp])(?=(?:róximo|asado) {dia}(?!\w))",
                                  lambda m: "El p" if starts_sentence(m.string, m.start()) else "el p", translation)
