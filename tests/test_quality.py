@@ -205,3 +205,11 @@ def test_an_old_model_directory_without_the_new_fields_still_loads(tiny_model_di
     model, pipeline, loaded = model_dir.load(old)
     assert loaded.lowercase and not loaded.tie_embeddings and model.logits is not None
     assert pipeline.source(["TOM"]).numpy().tolist() == pipeline.source(["tom"]).numpy().tolist()
+
+
+def test_the_everyday_nouns_spanish_counts_as_no_invented_word(tmp_path, pairs):
+    corpus = tmp_path / "pairs.tsv"
+    corpus.write_text("".join(f"{english}\t{spanish}\n" for english, spanish in pairs), encoding="utf-8")
+    _, _, known, _ = evaluate.load_eval_pairs(data_path=corpus)
+    assert {"licuadora", "hoja", "cálculo"} <= known  # "blender", "spreadsheet": no Spanish of the corpus
+    assert quality.invented_words(["Licuadora mordinaria."], ["A blender."], known)[0] == ["mordinaria"]

@@ -6,7 +6,7 @@ from collections import defaultdict
 
 import sacrebleu
 
-from translator import data, model_dir, quality
+from translator import data, model_dir, nouns, quality
 from translator.defaults import PARALLEL_BATCHES
 from translator.progress import Progress
 
@@ -128,7 +128,7 @@ def glossary_scores(translated, glossary):
 def load_eval_pairs(pairs_file=None, data_path=None, columns=None):
     """The pairs to score (a user's file of pairs, else the corpus' leak-free test split) and their name.
 
-    Also returns the Spanish words of the training split, for the invented-word
+    Also returns the Spanish words of the training split and of the everyday nouns, for the invented-word
     rate, or None when a user's file is scored and the corpus is not at hand;
     and the rare-words set (`quality.rare_word_pairs`) when the test split is
     scored, else None.
@@ -136,7 +136,9 @@ def load_eval_pairs(pairs_file=None, data_path=None, columns=None):
     if pairs_file:  # read first: a file with no usable pair is reported at once, not after the corpus
         pairs, _ = data.parse_pairs(data.read_lines(pairs_file), source=str(pairs_file), columns=columns)
     splits = data.load_splits(data_path) if not pairs_file or data.corpus_is_local(data_path) else None
-    known = quality.known_words(spanish for _, spanish in splits["train"]) if splits else None
+    # The everyday nouns' Spanish (`translator.nouns`) is no word the model made up, though the corpus lacks it.
+    known = (quality.known_words([*(spanish for _, spanish in splits["train"]), *(said for said, _ in nouns.NOUNS.values())])
+             if splits else None)
     if pairs_file:
         return pairs, str(pairs_file), known, None
     return splits["test"], "test split", known, quality.rare_word_pairs(splits["train"], splits["test"])

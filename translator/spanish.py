@@ -142,6 +142,7 @@ _TURNS_AGE = re.compile(rf"(?i)\bturn(?:s|ed|ing)?\s+(?:\d{{1,3}}|{EN_WORD})(?:\
 # A source that speaks of what will be or is under way, or of a birthday, and of no habit: its "on Saturday" is one
 # day. Of the corpus' pairs with one and "on Saturday" (no "s"), 34 say "el sábado", 1 "los sábados" (after "always").
 _ONE_TIME = re.compile(r"(?i)\b(?:will|'ll|going to|next|this|tomorrow)\b|\b(?:are|is|am|'re|'s|'m) \w+ing\b")
+_WEEKDAYS_APART = re.compile(rf"\b(?:{'|'.join(WEEKDAYS)})s?\s*(?:to|through|thru|till|until|[–-])\s*(?:{'|'.join(WEEKDAYS)})")
 _HABIT = re.compile(r"(?i)\b(?:every|always|usually|often|never|each)\b")
 
 
@@ -223,6 +224,8 @@ def weekdays(translation, source):
     'Mándalo para el viernes, o para el lunes, para el lunes, para el lunes.'
     >>> weekdays("Abre de los sábados; sillas para domingo, hasta jueves.", "Open on Saturdays; chairs for Sunday, until Thursday.")
     'Abre los sábados; sillas para el domingo, hasta el jueves.'
+    >>> weekdays("Abre sobre los domingos, del sábado de 8 a 12.", "Open on Sundays, Saturdays from 8 to 12.")
+    'Abre los domingos, los sábados de 8 a 12.'
     >>> weekdays("Cumple 11 años próximo martes. Próximo lunes, del próximo lunes.", "He turns 11 next Tuesday. Next Monday.")
     'Cumple 11 años el próximo martes. El próximo lunes, del próximo lunes.'
     >>> weekdays("Cumple 70 años el sábado.", "He turns 70 next Saturday."), weekdays("Vino el lunes.", "He came last Monday.")
@@ -267,9 +270,11 @@ def weekdays(translation, source):
                                  by_part, translation)
             if not re.search(r"(?:mañana|tarde|noche)(?!\w)", translation):  # the part lost ("anoche" says it)
                 translation = re.sub(rf"(?<!\w){dia}(?!\w)", f"{dia} por la {PARTS_OF_DAY[part[1]]}", translation, count=1)
-        if re.search(rf"\b[Oo]n {day}s\b", source):
+        # A habit, "on" or not ("open Saturdays from 8" -> "del sábado"); not days from one to another ("Mondays to
+        # Fridays" -> "los lunes a viernes").
+        if re.search(rf"\b{day}s\b", source) and not _WEEKDAYS_APART.search(source):
             plural = dia if dia.endswith("s") else dia + "s"
-            translation = re.sub(rf"(?<!\w)(?:(?:[Cc]on|[Aa]|[Ee]n|[Dd]e)(?: los)?|[Ee]l|[Dd]el|[Aa]l) {dia}s?(?!\w)",
+            translation = re.sub(rf"(?<!\w)(?:(?:[Cc]on|[Aa]|[Ee]n|[Dd]e|[Ss]obre)(?: los)?|[Ee]l|[Dd]el|[Aa]l) {dia}s?(?!\w)",
                                  lambda m, plural=plural: ("L" if m[0][0].isupper() else "l") + "os " + plural, translation)
         if re.search(rf"(?<![Tt]o )(?<![Uu]ntil )(?<![Tt]ill )(?<![Tt]hrough )(?<![Bb]y )\b{day}\b(?!s)", source):
             # A day the source gives no "to" is no place to go to: "Our flight leaves Friday" -> "sale al viernes".
@@ -449,6 +454,9 @@ def of_what(translation, source):
 _COUNT_PER = re.compile(rf"(?i)(?<![\w.,])(\d+(?:[.,]\d+)*|{EN_WORD})(?:\s+million)?\s+"
                         r"(?!(?:for|in|within|after|over|about|of|by|on|at|to|from|during|with|and|or)\b)[a-z]+\s+(?:a|an|per)\s+"
                         r"(day|week|month|year|hour|night)\b(?!\s+(?:ago|later|earlier|before|after)\b)")
+# "every" before a count of a period ("every 45 minutes"), which the model said "todos los" or, beside a stand-in,
+# "todas los": "cada 45 minutos", as the corpus says it.
+_EVERY_COUNT = re.compile(rf"(?i)\bevery\s+(\d+|{EN_WORD})\s+(?:second|minute|hour|day|week|month|year)s\b")
 _PER = {"day": ("un día", "al día"), "week": ("una semana", "a la semana"), "month": ("un mes", "al mes"),
         "year": ("un año", "al año"), "hour": ("una hora", "por hora"), "night": ("una noche", "por noche")}
 
@@ -467,7 +475,12 @@ def per_period(translation, source):
     'Ella trabaja 4 días a la semana desde casa.'
     >>> per_period("Abre siete días a una semana.", "Open seven days a week."), per_period("Dos comidas un día.", "Two meals a day.")
     ('Abre siete días a la semana.', 'Dos comidas al día.')
+    >>> per_period("Sale todas los 45 minutos; Todos los 2 días.", "It leaves every 45 minutes; every two days.")
+    'Sale cada 45 minutos; Cada 2 días.'
     """
+    if _EVERY_COUNT.search(source):
+        translation = re.sub(r"(?<!\w)([Tt])od[oa]s l[oa]s (?=(?:\d+|[a-z]+) (?:segundos|minutos|horas|días|semanas|meses|años)\b)",
+                             lambda m: ("C" if m[1] == "T" else "c") + "ada ", translation)
     for match in _COUNT_PER.finditer(source):
         one, said = _PER[match[2].lower()]
         noun = one.split()[1]

@@ -53,6 +53,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
+from translator import nouns
 from translator.words import (
     ADDRESS,
     BARE_GREETINGS,
@@ -88,11 +89,13 @@ STAND_INS = {
     "place": ("Texas", "Denver", "Dallas", "Miami", "Houston", "Boston"),
     # Two people, for a family or a couple: the model makes the verb agree ("Tom y Mary nos invitaron").
     "pair": ("Tom and Mary",),
+    **nouns.STAND_INS,
 }
 # How the corpus' Spanish writes some stand-ins ("Mary" as "María" in one pair in six, "Tom" as "Tomás" in one in
 # twenty): the model may write them so too, and each form still stands for the span.
 SPANISH_FORMS = {"John": ("Juan",), "Mary": ("María",), "Tom": ("Tomás",), "Texas": ("Tejas",),
-                 "Tom and Mary": ("Tom y Mary", "Tom y María", "Tomás y María")}
+                 "Tom and Mary": ("Tom y Mary", "Tom y María", "Tomás y María"),
+                 **{noun: (noun.capitalize(), said, said.capitalize()) for noun, said in nouns.SAID.items()}}
 WORDS_FILE = "words_en.txt"
 MIN_COUNT = 5  # a word seen less often than this taught the model little about it
 TITLE = rf"(?:{'|'.join(TITLES)})\."
@@ -173,6 +176,11 @@ LATE_DAY_WORD = _days_in_words(ORDINAL_DAYS[10:])
 DAY = ("(?:" + "|".join(rf"(?<=\b[{word[0]}{word[0].upper()}]{word[1:]} the )" for word in _DAY_AFTER)
        + rf")(?:(?:\d{{1,2}}(?:st|nd|rd|th)|{DAY_WORD})\s+of\s+(?:every|each)\s+month\b"
        + rf"|(?:\d{{1,2}}(?:st|nd|rd|th)|{LATE_DAY_WORD})(?![\w-])(?!\s+(?!(?:{AFTER_DAY})\b)[a-z]))")
+# A weekday by its place in the month, "the last Monday of each month", "the first Thursday of the month", after any
+# "the": the model said it as one day ("el lunes pasado", a day gone by), dropped its "every" ("el segundo martes de
+# mes") or its ordinal's ending ("los primers jueves del mes").
+MONTHLY_WEEKDAY = (rf"(?<=\b[Tt]he )(?:{'|'.join(ORDINAL_DAYS[:5])}|last|[1-5](?:st|nd|rd|th))\s+(?:{'|'.join(WEEKDAYS)})"
+                   r"\s+of\s+(?:every|each|the)\s+month\b")
 # Days of the month from one to another, "from the 1st to the 14th", "from the third to the ninth of June": the model
 # read the last as an ordinal ("del 1 para el 14.º") or said the first so ("desde el tercer al 9 de junio"). Any
 # ordinal up to the thirty-first, the other being a day, and a place after them too ("in the main hall").
@@ -328,7 +336,7 @@ KINDS = (
                  rf"|\s?o['’]clock\b|\s+sharp\b)",
          "number", ("10:30", "7:45 pm", "9:05 a.m", "6 p.m", "11am", "8 o'clock", "14:30h", "10am sharp", "6 sharp")),
     # Found only after a preposition and "the" (`DAY`): no example stands alone.
-    Kind("day", DAY, "number", ()),
+    Kind("day", f"{DAY}|{MONTHLY_WEEKDAY}", "number", ()),
     # Weekdays from one to another, "(from) Monday to Friday", as Spanish says them, "de lunes a viernes" ("The clinic
     # is open Monday to Friday, 8 am to 6 pm." came out "El lunes a clinic está abierta el viernes …").
     Kind("weekdays", rf"(?<![\w-])(?:[Ff]rom\s)?(?:{'|'.join(WEEKDAYS)})\s?(?:to|through|thru|till|until|[–-])\s?"
@@ -429,6 +437,9 @@ KINDS = (
     # Initials with full stops ("U.K."), which the model read letter by letter ("the U.K." -> "los Estados Unidos el
     # K."): protected as names are, when rare ("U.S." is the corpus' own).
     Kind("initials", INITIALS, "place", ("U.K.", "E.U.", "A.B.C.")),
+    # An everyday noun the corpus barely shows, in Spanish, behind a noun of its gender and number (`translator.nouns`;
+    # "printer" came out "printer", "blender" "el blender"): a sentence's first word too ("Recipes"), no name.
+    *(Kind(pool, nouns.pattern(pool), pool, ()) for pool in nouns.STAND_INS),
     Kind("name", NAME, "name",
          ("Acme Widget", "José Álvarez", "Jean-Luc Picard", "Rio de Janeiro", "Leonardo da Vinci", "Sarah O'Connor")),
 )
@@ -515,6 +526,8 @@ def wanted(kind, text, counts):
         return True
     if kind == "number":
         return not text.isdigit() or len(text) > 1
+    if kind in nouns.STAND_INS:  # its English: a word the model learned is left to it
+        return counts.get(text.lower(), 0) < nouns.MAX_COUNT
     if kind == "family":  # a couple by their title, or a plural of no word ("the Cats") nor people ("the Romanians")
         if text.startswith(COUPLE_TITLE):
             return True
@@ -860,9 +873,15 @@ def spanish_day(written):
 
     >>> spanish_day("14th"), spanish_day("Twenty first"), spanish_day("1st of every month")
     ('14', '21', '1 de cada mes')
+    >>> spanish_day("last Monday of each month"), spanish_day("2nd Tuesday of every month"), spanish_day("first Friday of the month")
+    ('último lunes de cada mes', 'segundo martes de cada mes', 'primer viernes del mes')
     """
-    day, every = re.fullmatch(r"(.+?)(\s+of\s+(?:every|each)\s+month)?", written).groups()
-    return str(ordinal_value(day)) + (" de cada mes" if every else "")
+    day, weekday, month = re.fullmatch(rf"(.+?)(?:\s+({'|'.join(WEEKDAYS)}))?(?:\s+of\s+(the|every|each)\s+month)?",
+                                       written).groups()
+    of_month = {None: "", "the": " del mes"}.get(month, " de cada mes")
+    if weekday:
+        return f"{'último' if day == 'last' else spanish_ordinal(ordinal_value(day))} {DIAS[WEEKDAYS.index(weekday)]}{of_month}"
+    return str(ordinal_value(day)) + of_month
 
 
 def spanish_school_year(written):
@@ -937,7 +956,7 @@ IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_dat
               "rough": spanish_rough, "school_year": spanish_school_year,
               "number_name": lambda written: NUMBER_NAMES[written.lower()],
               "address": functools.partial(said_first, phrases=ADDRESS),
-              "greeting": spanish_greeting,
+              "greeting": spanish_greeting, **dict.fromkeys(nouns.STAND_INS, nouns.spanish),
               "closing": functools.partial(said_first, phrases=CLOSINGS)}
 
 
@@ -1024,7 +1043,7 @@ def find(text, counts, glossary_spans=()):
             pieces = [(start, abbreviated(text, end)) for start, end in pieces]
         for start, end in pieces:
             value = IN_SPANISH.get(kind, str)(text[start:end])
-            if not wanted(kind, value, counts) or any(a < end and start < b for a, b in taken):
+            if not wanted(kind, text[start:end] if kind in nouns.STAND_INS else value, counts) or any(a < end and start < b for a, b in taken):
                 continue
             # A sentence's first word that the corpus has seen ("Help!", seen only capitalised) may be no name; in
             # capitals, it is an acronym ("NASA's Artemis II mission" came out "… misión de NA …").
@@ -1209,6 +1228,8 @@ def protect(text, spans, shift=0):
     >>> protect("Olusegun has 250 cats, Tom has 3.", [Span(0, 8, "name", "Olusegun"), Span(13, 16, "number", "250")])
     ('John has 45 cats, Tom has 3.', {'John': Span(start=0, end=8, kind='name', value='Olusegun'), \
 '45': Span(start=13, end=16, kind='number', value='250')})
+    >>> protect("Printers need a book.", [Span(0, 8, "nouns_f", "impresoras")])
+    ('Tables need a book.', {'tables': Span(start=0, end=8, kind='nouns_f', value='impresoras')})
     """
     # A stand-in's names and numbers are no other's: "Tom and Mary" stands for a family, so "Tom" for no name beside it.
     used = set(WORD.findall(text))
@@ -1223,7 +1244,9 @@ def protect(text, spans, shift=0):
         if stand_in is None:
             continue
         used.update(_named(stand_in))
-        pieces += [text[at:span.start], stand_in]
+        # A noun's stand-in opens a sentence as the noun did ("Printers on …" -> "Tables on …").
+        shown = stand_in.capitalize() if stand_in.islower() and text[span.start].isupper() else stand_in
+        pieces += [text[at:span.start], shown]
         meanings[stand_in] = span
         at = span.end
     return ("".join(pieces) + text[at:]).strip(), meanings
@@ -1235,7 +1258,7 @@ def _named(stand_in):
     >>> sorted(_named("Tom and Mary")), _named("45")
     (['Mary', 'María', 'Tom', 'Tomás'], {'45'})
     """
-    return {word for word in WORD.findall(" ".join(written_forms(stand_in))) if not word.islower()}
+    return {word for word in WORD.findall(" ".join(written_forms(stand_in))) if not word.islower() or stand_in.islower()}
 
 
 def written_forms(stand_in):
@@ -1305,7 +1328,8 @@ def restore(translation, source, spans, meanings):
         # that the source does not hold is the stand-in, changed, alone or beside a copy ("a las 45 de las 455");
         # left there, it would be a changed number.
         glued = [match for match in re.finditer(rf"[^\W_]*{re.escape(token)}[^\W_]*", translation)
-                 if match.group() != token and match.group() not in source_words] if id(span) in stand_in_of else []
+                 if match.group() != token and match.group() not in source_words and match.group() not in meanings
+                 ] if id(span) in stand_in_of else []
         found, keep = sorted(found + glued, key=lambda match: match.start()), 0
         if len(found) > 1:
             notes.append(f"'{token}' came out {len(found)} times: one kept")
@@ -1344,9 +1368,16 @@ def restore(translation, source, spans, meanings):
     # article of hours, reading it as one ("se mudó a las 12 de diciembre" -> "al 12 de diciembre", "la batería está a
     # las 80 por ciento" -> "al 80", "antes de los 15" -> "antes del 15"; not "todos los 4 de julio"), and "en" or "en
     # el" before a day ("llega en la 11 de enero" -> "el 11 de enero"; "en el 80 por ciento de los casos" is Spanish).
-    days = {span.value for span in spans if span.kind in ("written_date", "date", "day") and span.value[0].isdigit()}
-    on_days = {span.value for span in spans
-               if span.value in days and re.search(r"\b[Oo]n\s+(?:the\s+)?$", source[:span.start])}
+    days = {span.value for span in spans
+            if span.kind == "day" or span.kind in ("written_date", "date") and span.value[0].isdigit()}
+    # A weekday by its place in the month is one day too, said "el" whatever the source's preposition ("se encuentra
+    # con los primer jueves del mes").
+    monthly = {span.value for span in spans if span.kind == "day" and not span.value[0].isdigit()}
+    on_days = monthly | {span.value for span in spans
+                         if span.value in days and re.search(r"\b[Oo]n\s+(?:the\s+)?$", source[:span.start])}
+    for value in monthly:
+        translation = re.sub(rf"(?<!\w)([Ll])os (?={re.escape(value)})", lambda m: ("E" if m[1] == "L" else "e") + "l ",
+                             translation)
     numbers = {span.value for span in spans if span.value.endswith((" por ciento", "%")) or span.kind in ("phone", "discount")}
     for value in days | numbers:
         whole = rf"{re.escape(value)}(?!\w|[.,]\d)"  # a day's "14" is no "145"
