@@ -23,6 +23,17 @@ STAND_INS = {"noun_m": ("book", "tree", "dog"), "noun_f": ("table", "house", "wi
              "nouns_m": ("books", "trees", "dogs"), "nouns_f": ("tables", "houses", "windows")}
 SAID = {"book": "libro", "tree": "árbol", "dog": "perro", "table": "mesa", "house": "casa", "window": "ventana",
         "books": "libros", "trees": "árboles", "dogs": "perros", "tables": "mesas", "houses": "casas", "windows": "ventanas"}
+
+
+def said(stand_in):
+    """The ways the model writes `stand_in`: its English copied, its Spanish, each with a capital too, and for a plural
+    its singular as well ("full of tables" came out "lleno de mesa": still the stand-in, not a word of the sentence).
+
+    >>> said("tables")
+    ('Tables', 'mesas', 'Mesas', 'mesa', 'Mesa')
+    """
+    spanish = [SAID[stand_in], *([SAID[stand_in[:-1]]] if stand_in in STAND_INS["nouns_m"] + STAND_INS["nouns_f"] else [])]
+    return (stand_in.capitalize(), *(form for word in spanish for form in (word, word.capitalize())))
 _UNACCENTED = str.maketrans("áéíóú", "aeiou")
 
 

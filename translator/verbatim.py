@@ -95,7 +95,7 @@ STAND_INS = {
 # twenty): the model may write them so too, and each form still stands for the span.
 SPANISH_FORMS = {"John": ("Juan",), "Mary": ("María",), "Tom": ("Tomás",), "Texas": ("Tejas",),
                  "Tom and Mary": ("Tom y Mary", "Tom y María", "Tomás y María"),
-                 **{noun: (noun.capitalize(), said, said.capitalize()) for noun, said in nouns.SAID.items()}}
+                 **{noun: nouns.said(noun) for noun in nouns.SAID}}
 WORDS_FILE = "words_en.txt"
 MIN_COUNT = 5  # a word seen less often than this taught the model little about it
 TITLE = rf"(?:{'|'.join(TITLES)})\."
