@@ -1645,7 +1645,8 @@ def test_the_words_of_a_compound_are_translated_alone_with_the_default_beam_in_a
     # A plural's stand-in is no singular's of the same sentence, which the model may write for it.
     ("My nephew has toddlers.", "My book has trees.", "Mi libro tiene árboles.", "Mi sobrino tiene niños pequeños."),
     # Opening a sentence as the noun did, and written back with its capital.
-    ("Printers cost 30 here.", "Tables cost 45 here.", "Mesas cuestan 45 aquí.", "Impresoras cuestan 30 aquí."),
+    # A plural opening a sentence: with "the", as Spanish says it ("Impresoras cuestan" was no Spanish).
+    ("Printers cost 30 here.", "The tables cost 45 here.", "Las mesas cuestan 45 aquí.", "Las impresoras cuestan 30 aquí."),
     ("Chemistry is here.", "Table is here.", "Table está aquí.", "Química está aquí."),  # copied in English
     # A stand-in the text already holds is not used.
     ("The book and the oven", "The book and the tree", "El libro y el árbol", "El libro y el horno"),
@@ -1656,6 +1657,25 @@ def test_an_everyday_noun_the_corpus_barely_shows_comes_back_in_spanish_from_beh
     hidden, meanings = verbatim.protect(source, spans)
     assert hidden == protected
     assert verbatim.restore(model_output, source, spans, meanings) == (restored, [])
+
+
+@pytest.mark.parametrize("translation, kept", [
+    ("La receta está aquí.", True), ("Receta aquí.", True),  # the model said it in Spanish itself
+    ("El recipe está aquí.", False), ("La receta y la receta.", False), ("La mesa está aquí.", False),
+])
+def test_an_everyday_noun_is_first_left_to_the_model_and_kept_where_it_said_its_spanish(translation, kept):
+    spans = verbatim.find("The recipe is here.", COUNTS)
+    assert [[span.value for span in way] for way in verbatim.ways(spans, COUNTS)] == [[], ["receta"]]
+    assert verbatim.kept_by_model(translation, spans) is kept
+
+
+@pytest.mark.parametrize("text, nouns_found", [
+    ("Send the invoice.", ["factura"]), ("Please invoice them.", []), ("We will invoice you.", []),
+    ("I want to invoice them.", []), ("Don't invoice them!", []), ("Don’t invoice them!", []),
+    ("Invoice them today.", []), ("Invoices: 3 due.", ["facturas"]),
+])
+def test_an_everyday_noun_used_as_a_verb_is_left_to_the_model(text, nouns_found):
+    assert [span.value for span in verbatim.find(text, COUNTS) if span.kind in nouns.STAND_INS] == nouns_found
 
 
 def test_an_everyday_noun_the_corpus_shows_often_enough_is_left_to_the_model():

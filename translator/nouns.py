@@ -1,11 +1,12 @@
 """Everyday nouns the corpus barely shows, said in Spanish through a noun the model knows of the same gender and number.
 
 The model copies an English noun it saw a few times ("The recipe calls for 3 cups of flour." came out "El recipe
-llama 3 tazas de harina.") or invents one from pieces. `nouns.tsv` gives such nouns their Spanish and its gender;
-`translator.verbatim` finds them (`pattern`, where the corpus shows the word fewer than `MAX_COUNT` times) and hides
-each behind a noun of the same gender and number that the model knows well ("The table calls for 3 cups of flour."
--> "La mesa pide 3 tazas de harina."), so that the articles and adjectives around it agree, and writes the Spanish in
-its place ("La receta pide 3 tazas de harina.").
+llama 3 tazas de harina.") or invents one from pieces. `nouns.tsv`, written by hand, and `corpus_nouns.tsv`, found
+in the training split (`translator.corpus_nouns`), give such nouns their Spanish and its gender; `translator.verbatim`
+finds them (`pattern`, where the corpus shows the word fewer than `MAX_COUNT` times), first leaves them to the model
+(kept where it said their Spanish) and otherwise hides each behind a noun of the same gender and number that the
+model knows well ("The table calls for 3 cups of flour." -> "La mesa pide 3 tazas de harina."), so that the articles
+and adjectives around it agree, and writes the Spanish in its place ("La receta pide 3 tazas de harina.").
 
 >>> spanish("Printers"), spanish("recipe"), pool("toddlers")
 ('impresoras', 'receta', 'nouns_m')
@@ -15,6 +16,8 @@ import re
 from pathlib import Path
 
 NOUNS_FILE = Path(__file__).with_name("nouns.tsv")
+# The nouns the training split shows a few times, found there with their Spanish (`translator.corpus_nouns`).
+CORPUS_FILE = Path(__file__).with_name("corpus_nouns.tsv")
 # A word the corpus shows this often or more is one the model learned: left to it.
 MAX_COUNT = 20
 # The nouns each noun hides behind, by gender and number, and how the model says them: each translated the same way
@@ -23,6 +26,26 @@ STAND_INS = {"noun_m": ("book", "tree", "dog"), "noun_f": ("table", "house", "wi
              "nouns_m": ("books", "trees", "dogs"), "nouns_f": ("tables", "houses", "windows")}
 SAID = {"book": "libro", "tree": "árbol", "dog": "perro", "table": "mesa", "house": "casa", "window": "ventana",
         "books": "libros", "trees": "árboles", "dogs": "perros", "tables": "mesas", "houses": "casas", "windows": "ventanas"}
+
+# Words before a verb: "to", a pronoun, a modal ("He repairs cars", "Don't brake", "to curb the pain").
+BEFORE_VERB = {"to", "i", "you", "we", "they", "he", "she", "it", "will", "can", "could", "would", "should", "must",
+               "may", "might", "don't", "didn't", "won't", "can't", "please", "let's"}
+_WORD_BEFORE = re.compile(r"([^\W\d_]+(?:['’][^\W\d_]+)?)\s+$")
+
+
+def as_verb(text, start, end):
+    """Whether the noun from `start` to `end` of `text` is a verb there: after "to", a pronoun or a modal, or opening a
+    sentence before a pronoun it acts on ("Text me when you land." came out "Texto me cuando …").
+
+    >>> as_verb("He repairs cars.", 3, 10), as_verb("It needs repairs.", 9, 16), as_verb("Don't brake!", 6, 11)
+    (True, False, True)
+    >>> as_verb("Text me later.", 0, 4), as_verb("The text me.", 4, 8), as_verb("Recipes: 3.", 0, 7)
+    (True, False, False)
+    """
+    before = _WORD_BEFORE.search(text[:start])
+    if before is not None and before[1].lower().replace("’", "'") in BEFORE_VERB:
+        return True
+    return text[start].isupper() and re.match(r"\s+(?:me|him|her|us|them|it)\b", text[end:]) is not None
 
 
 def said(stand_in):
@@ -85,7 +108,8 @@ def load(path=NOUNS_FILE):
     return nouns
 
 
-NOUNS = load()
+WRITTEN = load()
+NOUNS = {**load(CORPUS_FILE), **WRITTEN}
 
 
 def pattern(pool_name):

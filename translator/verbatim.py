@@ -547,17 +547,21 @@ def wanted(kind, text, counts):
 def tried(span, counts):
     """Whether `span` is first left to the model: a time on the 24-hour clock or without "am"/"pm" (which the
     model may say in words), a date with its month's name, a unit in words or a vitamin (which it may write in
-    Spanish itself), a street of words the corpus knows ("Main Street", which the model mostly copies), a number
+    Spanish itself), an everyday noun (`translator.nouns`: the model says many of them right, and kept when its
+    Spanish is there), a street of words the corpus knows ("Main Street", which the model mostly copies), a number
     with a separator ("2,000", "3.14"), or a plain number of two digits or more that `counts` (the corpus)
     show often, which the model mostly copies but now and then changes (a single digit is a span only once
     the model got one wrong, `garbling.number_spans`). A time with "p.m." comes out as written ("a las 7 p.m.").
 
     >>> spans = [Span(0, 4, kind, value) for kind, value in (("time", "2:30"), ("time", "7 p.m"), ("number", "2,000"),
     ...                                                     ("number", "150"), ("number", "1999"), ("number", "$20"),
-    ...                                                     ("number", "3"), ("vitamin", "vitamina C"))]
+    ...                                                     ("number", "3"), ("vitamin", "vitamina C"),
+    ...                                                     ("noun_f", "receta"))]
     >>> [tried(span, {"150": 9, "3": 9}) for span in spans]
-    [True, False, True, True, False, False, False, True]
+    [True, False, True, True, False, False, False, True, True]
     """
+    if span.kind in nouns.STAND_INS:
+        return True
     if span.kind == "time":
         return bool(re.fullmatch(r"[\d:]+", span.value))
     if span.kind in ("written_date", "measure", "vitamin"):
@@ -1005,7 +1009,10 @@ def kept_by_model(translation, spans):
         kind = next(span.kind for span in spans if span.value == value)
         # Spanish writes "2,000" as "2.000" and "3.14" as "3,14"; the corpus' translations do.
         written = {value, value.translate(SEPARATORS)} if kind in ("number", "measure") else {value}
-        found = sum(len(re.findall(rf"(?<![\w.,]){re.escape(form)}(?![\w]|[.,]\d)", translation)) for form in written)
+        # An everyday noun may open the sentence ("Receta …").
+        case = re.IGNORECASE if kind in nouns.STAND_INS else 0
+        found = sum(len(re.findall(rf"(?<![\w.,]){re.escape(form)}(?![\w]|[.,]\d)", translation, case))
+                    for form in written)
         # A date said with its month twice ("el 4 de julio de julio") is no date the source says.
         month = next((month for month in MESES if month in value.split()), None) if kind == "written_date" else None
         if month and re.search(rf"{re.escape(value)}\s+de\s+{month}(?!\w)", translation, re.IGNORECASE):
@@ -1044,6 +1051,8 @@ def find(text, counts, glossary_spans=()):
         for start, end in pieces:
             value = IN_SPANISH.get(kind, str)(text[start:end])
             if not wanted(kind, text[start:end] if kind in nouns.STAND_INS else value, counts) or any(a < end and start < b for a, b in taken):
+                continue
+            if kind in nouns.STAND_INS and nouns.as_verb(text, start, end):
                 continue
             # A sentence's first word that the corpus has seen ("Help!", seen only capitalised) may be no name; in
             # capitals, it is an acronym ("NASA's Artemis II mission" came out "… misión de NA …").
@@ -1152,7 +1161,7 @@ def abbreviated(text, end):
     of an abbreviation ("Jr.", "Inc."), which ends no sentence (`translator.segments`) and which the model, given a
     stand-in and a full stop, reads as one ("Martin Luther King Jr. was a leader." -> "… Jr. Fui un líder.").
 
-    >>> [s.value for s in find("Martin Luther King Jr. was a leader. Ask Kim. Ok.", {"ask": 9, "ok": 9})]
+    >>> [s.value for s in find("Martin Luther King Jr. was a leader. Ask Kim. Ok.", {"ask": 9, "ok": 9, "leader": 99})]
     ['Martin Luther King Jr.', 'Kim']
     >>> [s.value for s in find("Dr. Martin Luther King Jr. gave a speech.", {"gave": 9})]
     ['Dr. Martin Luther King Jr.']
@@ -1229,7 +1238,7 @@ def protect(text, spans, shift=0):
     ('John has 45 cats, Tom has 3.', {'John': Span(start=0, end=8, kind='name', value='Olusegun'), \
 '45': Span(start=13, end=16, kind='number', value='250')})
     >>> protect("Printers need a book.", [Span(0, 8, "nouns_f", "impresoras")])
-    ('Tables need a book.', {'tables': Span(start=0, end=8, kind='nouns_f', value='impresoras')})
+    ('The tables need a book.', {'tables': Span(start=0, end=8, kind='nouns_f', value='impresoras')})
     """
     # A stand-in's names and numbers are no other's: "Tom and Mary" stands for a family, so "Tom" for no name beside it.
     used = set(WORD.findall(text))
@@ -1244,8 +1253,11 @@ def protect(text, spans, shift=0):
         if stand_in is None:
             continue
         used.update(_named(stand_in))
-        # A noun's stand-in opens a sentence as the noun did ("Printers on …" -> "Tables on …").
-        shown = stand_in.capitalize() if stand_in.islower() and text[span.start].isupper() else stand_in
+        # A noun's stand-in opens a sentence as the noun did ("Recipe: …" -> "Table: …"); a plural with "the", which
+        # Spanish says there ("Spiders scare me." came out "Arañas me asusta."; "The tables …" -> "Las mesas …").
+        shown = stand_in
+        if stand_in.islower() and text[span.start].isupper():
+            shown = "The " + stand_in if span.kind in ("nouns_m", "nouns_f") else stand_in.capitalize()
         pieces += [text[at:span.start], shown]
         meanings[stand_in] = span
         at = span.end

@@ -1,0 +1,123 @@
+"""Nouns the training split shows a few times, with the Spanish word its translations say them with and its gender.
+
+The model writes a noun it saw a handful of times now right, now wrong ("The pantry is empty." came out "La pantry
+está vacía.", "I made some corrections." "Hice algunas cebollas."). `translator.nouns` hides such nouns behind a
+noun the model knows and writes their Spanish back; this module finds them in the corpus itself, so that the list
+holds the Spanish the corpus' translators use. `corpus_nouns.tsv` (beside this file, read by
+`translator.nouns` after its hand-written list) is made by
+
+    TRANSLATOR_DATA=path/to/spa-eng.zip python -m translator.corpus_nouns
+
+from the training split: one line per noun, as `nouns.tsv` writes them.
+
+A word is taken for a noun of the list when the training split shows it fewer than `nouns.MAX_COUNT` times, never
+capitalised inside a sentence (a name), at least half the times after an article, a possessive, "of", "and" or "or",
+and never after a pronoun, a modal or "to" (a verb), and one Spanish word goes with it: the word of its pairs' Spanish
+with the highest Dice coefficient (2 x pairs holding both / (pairs holding the English + pairs holding the Spanish)),
+at least `DICE` and in `SHARE` of its pairs or more, at least as often after an article, a possessive, a number or
+"de" as not (a Spanish adjective takes none), and after articles of one gender only (or of none, where its ending
+gives the gender: "-o", "-or" masculine, "-a", "-ión", "-dad" feminine). A word seen once is taken only when no other word of its pair scores as
+well; a Spanish word that two English nouns would claim ("director" for "conductor" and "director") says neither.
+
+>>> pairs = [("The zither is new.", "La cítara es nueva."), ("Where is my zither?", "¿Dónde está mi cítara?"),
+...          ("I bought a zither.", "Compré una cítara.")]
+>>> build(pairs + [("I want to paint.", "Quiero pintar."), ("The paint is red.", "La pintura es roja.")])
+['zither\\tcítara\\tf']
+"""
+
+import collections
+import re
+
+from translator import data, nouns
+
+DICE = 0.5
+SHARE = 0.6
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+# Words before a noun ("the", "my", "of"); those before a verb are `nouns.BEFORE_VERB`.
+_BEFORE_NOUN = {"a", "an", "the", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those", "its",
+                "some", "no", "any", "of", "and", "or"}
+# Words before a Spanish noun that do not give its gender ("mi", "de", "dos"), and the endings that do where no
+# article does ("mi cuaderno", "hay sobrevivientes").
+_NO_GENDER = {"mi", "tu", "su", "mis", "tus", "sus", "de", "hay", "dos", "tres", "cuatro", "cinco", "cada", "otro",
+              "otra", "otros", "otras", "algunos", "algunas", "vuestro", "vuestra"}
+_ENDINGS = {"m": ("o", "os", "or", "ores"), "f": ("a", "as", "ión", "iones", "dad", "dades", "tad", "tud", "umbre")}
+_MASCULINE = {"el", "un", "los", "unos", "del", "al", "este", "ese", "aquel", "estos", "esos", "nuestro", "nuestros",
+              "mucho", "muchos"}
+_FEMININE = {"la", "una", "las", "unas", "esta", "esa", "aquella", "estas", "esas", "nuestra", "nuestras", "mucha",
+             "muchas"}
+
+
+def _singular(english):
+    return english[:-2] if english.endswith("es") else english[:-1] if english.endswith("s") else english
+
+
+def _said_with(places, spanish_words, spanish_count):
+    """The Spanish word that says the English word at `places` (`(pair, position)`s), and its gender, or None."""
+    pairs = sorted({pair for pair, _ in places})
+    together = collections.Counter(word for pair in pairs for word in set(spanish_words[pair]))
+    scores = sorted(((2 * n / (len(pairs) + spanish_count[word]), n, word) for word, n in together.items()), reverse=True)
+    dice, n, spanish = scores[0]
+    runner_up = scores[1][0] if len(scores) > 1 else 0
+    if dice < DICE or n < SHARE * len(pairs) or (len(pairs) == 1 and runner_up >= DICE):
+        return None
+    before = collections.Counter()
+    for pair in pairs:
+        words = spanish_words[pair]
+        before.update("m" if words[k - 1] in _MASCULINE else "f" if words[k - 1] in _FEMININE
+                      else "-" if words[k - 1] in _NO_GENDER else "?"
+                      for k in range(1, len(words)) if words[k] == spanish)
+    genders = [gender for gender in "mf" if before[gender]]
+    if len(genders) > 1 or before["m"] + before["f"] + before["-"] < before["?"]:
+        return None
+    if not genders:
+        genders = [gender for gender, endings in _ENDINGS.items() if spanish.endswith(endings)]
+        if not genders:
+            return None
+    return spanish, genders[0]
+
+
+def build(pairs):
+    """The lines of `corpus_nouns.tsv` for the training `pairs`: `english<TAB>spanish<TAB>m|f`, and for a plural the
+    plural twice over (`nouns.load` then takes it for a plural alone)."""
+    english_words = [_WORD.findall(english) for english, _ in pairs]
+    spanish_words = [[word.lower() for word in _WORD.findall(spanish)] for _, spanish in pairs]
+    spanish_count = collections.Counter(word for words in spanish_words for word in set(words))
+    places, capitalised = collections.defaultdict(list), set()
+    for pair, words in enumerate(english_words):
+        for position, word in enumerate(words):
+            places[word.lower()].append((pair, position))
+            if position and word[0].isupper():
+                capitalised.add(word.lower())
+    said = {}
+    for english, where in places.items():
+        if (len(where) >= nouns.MAX_COUNT or english in capitalised or english in nouns.WRITTEN or english in nouns.SAID
+                or len(english) < 3 or "'" in english):
+            continue
+        before = [english_words[pair][position - 1].lower() if position else "" for pair, position in where]
+        if (any(word in nouns.BEFORE_VERB for word in before)
+                or sum(word in _BEFORE_NOUN or word.endswith("'s") for word in before) < len(where) / 2):
+            continue
+        said[english] = _said_with(where, spanish_words, spanish_count)
+    said = {english: found for english, found in said.items() if found}
+    claims = collections.defaultdict(set)
+    for english, (spanish, _) in said.items():
+        claims[spanish].add(_singular(english))
+    lines = []
+    for english, (spanish, gender) in sorted(said.items()):
+        if len(claims[spanish]) > 1:
+            continue
+        plural = (english.endswith("s") and not english.endswith(("ss", "us", "is"))
+                  and spanish.endswith("s") and not spanish.endswith(("és", "ís", "ús")))
+        lines.append(f"{english}\t{spanish}\t{gender}" + (f"\t{english}\t{spanish}" if plural else ""))
+    return lines
+
+
+def main():
+    lines = build(data.load_splits()["train"])
+    nouns.CORPUS_FILE.write_text("# Made by `python -m translator.corpus_nouns` from the training split (see its docstring).\n"
+                    + "".join(line + "\n" for line in lines), encoding="utf-8")
+    print(f"{len(lines)} nouns written to {nouns.CORPUS_FILE}")
+
+
+if __name__ == "__main__":
+    main()
