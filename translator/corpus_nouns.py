@@ -26,13 +26,11 @@ well; a Spanish word that two English nouns would claim ("director" for "conduct
 """
 
 import collections
-import re
 
 from translator import data, nouns
 
 DICE = 0.5
 SHARE = 0.6
-_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 # Words before a noun ("the", "my", "of"); those before a verb are `nouns.BEFORE_VERB`.
 _BEFORE_NOUN = {"a", "an", "the", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those", "its",
                 "some", "no", "any", "of", "and", "or"}
@@ -79,8 +77,8 @@ def _said_with(places, spanish_words, spanish_count):
 def build(pairs):
     """The lines of `corpus_nouns.tsv` for the training `pairs`: `english<TAB>spanish<TAB>m|f`, and for a plural the
     plural twice over (`nouns.load` then takes it for a plural alone)."""
-    english_words = [_WORD.findall(english) for english, _ in pairs]
-    spanish_words = [[word.lower() for word in _WORD.findall(spanish)] for _, spanish in pairs]
+    english_words = [nouns.WORD.findall(english) for english, _ in pairs]
+    spanish_words = [[word.lower() for word in nouns.WORD.findall(spanish)] for _, spanish in pairs]
     spanish_count = collections.Counter(word for words in spanish_words for word in set(words))
     places, capitalised = collections.defaultdict(list), set()
     for pair, words in enumerate(english_words):

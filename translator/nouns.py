@@ -30,7 +30,9 @@ SAID = {"book": "libro", "tree": "árbol", "dog": "perro", "table": "mesa", "hou
 # Words before a verb: "to", a pronoun, a modal ("He repairs cars", "Don't brake", "to curb the pain").
 BEFORE_VERB = {"to", "i", "you", "we", "they", "he", "she", "it", "will", "can", "could", "would", "should", "must",
                "may", "might", "don't", "didn't", "won't", "can't", "please", "let's"}
-_WORD_BEFORE = re.compile(r"([^\W\d_]+(?:['’][^\W\d_]+)?)\s+$")
+# A word of letters, with its apostrophe's ending ("don't", "Tom's").
+WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+_WORD_BEFORE = re.compile(rf"({WORD.pattern})\s+$")
 
 
 def as_verb(text, start, end):
