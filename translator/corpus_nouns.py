@@ -16,8 +16,9 @@ and never after a pronoun, a modal or "to" (a verb), and one Spanish word goes w
 with the highest Dice coefficient (2 x pairs holding both / (pairs holding the English + pairs holding the Spanish)),
 at least `DICE` and in `SHARE` of its pairs or more, at least as often after an article, a possessive, a number or
 "de" as not (a Spanish adjective takes none), and after articles of one gender only (or of none, where its ending
-gives the gender: "-o", "-or" masculine, "-a", "-ión", "-dad" feminine). A word seen once is taken only when no other word of its pair scores as
-well; a Spanish word that two English nouns would claim ("director" for "conductor" and "director") says neither.
+gives the gender: "-o", "-or" masculine, "-a", "-ión", "-dad" feminine). A word seen once is taken only when no
+other word of its pair scores as well; a Spanish word that two English nouns would claim ("director" for "conductor"
+and "director") says neither.
 
 >>> pairs = [("The zither is new.", "La cítara es nueva."), ("Where is my zither?", "¿Dónde está mi cítara?"),
 ...          ("I bought a zither.", "Compré una cítara.")]
@@ -112,8 +113,8 @@ def build(pairs):
 
 def main():
     lines = build(data.load_splits()["train"])
-    nouns.CORPUS_FILE.write_text("# Made by `python -m translator.corpus_nouns` from the training split (see its docstring).\n"
-                    + "".join(line + "\n" for line in lines), encoding="utf-8")
+    header = "# Made by `python -m translator.corpus_nouns` from the training split (see its docstring).\n"
+    nouns.CORPUS_FILE.write_text(header + "".join(line + "\n" for line in lines), encoding="utf-8")
     print(f"{len(lines)} nouns written to {nouns.CORPUS_FILE}")
 
 

@@ -24,6 +24,8 @@ MAX_COUNT = 20
 # in nearly every sentence of the corpus.
 STAND_INS = {"noun_m": ("book", "tree", "dog"), "noun_f": ("table", "house", "window"),
              "nouns_m": ("books", "trees", "dogs"), "nouns_f": ("tables", "houses", "windows")}
+# The pools of plural nouns.
+PLURALS = ("nouns_m", "nouns_f")
 SAID = {"book": "libro", "tree": "árbol", "dog": "perro", "table": "mesa", "house": "casa", "window": "ventana",
         "books": "libros", "trees": "árboles", "dogs": "perros", "tables": "mesas", "houses": "casas", "windows": "ventanas"}
 
@@ -57,7 +59,7 @@ def said(stand_in):
     >>> said("tables")
     ('Tables', 'mesas', 'Mesas', 'mesa', 'Mesa')
     """
-    spanish = [SAID[stand_in], *([SAID[stand_in[:-1]]] if stand_in in STAND_INS["nouns_m"] + STAND_INS["nouns_f"] else [])]
+    spanish = [SAID[stand_in], *([SAID[stand_in[:-1]]] if any(stand_in in STAND_INS[pool] for pool in PLURALS) else [])]
     return (stand_in.capitalize(), *(form for word in spanish for form in (word, word.capitalize())))
 _UNACCENTED = str.maketrans("áéíóú", "aeiou")
 

@@ -1257,7 +1257,7 @@ def protect(text, spans, shift=0):
         # Spanish says there ("Spiders scare me." came out "Arañas me asusta."; "The tables …" -> "Las mesas …").
         shown = stand_in
         if stand_in.islower() and text[span.start].isupper():
-            shown = "The " + stand_in if span.kind in ("nouns_m", "nouns_f") else stand_in.capitalize()
+            shown = "The " + stand_in if span.kind in nouns.PLURALS else stand_in.capitalize()
         pieces += [text[at:span.start], shown]
         meanings[stand_in] = span
         at = span.end
