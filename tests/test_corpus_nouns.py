@@ -11,6 +11,12 @@ def test_a_noun_seen_a_few_times_is_found_with_the_spanish_its_pairs_share_and_i
     plural = [(e.replace("zither is", "zithers are").replace("zither", "zithers"), s.replace("cítara", "cítaras"))
               for e, s in ZITHER]
     assert corpus_nouns.build(plural) == ["zithers\tcítaras\tf\tzithers\tcítaras"]  # a plural alone
+    many = [("The zithers are new.", "Las cítaras son nuevas."), ("Where are my zithers?", "¿Dónde están mis cítaras?"),
+            ("I bought two zithers.", "Compré dos cítaras.")]
+    assert corpus_nouns.build([(e.replace("zithers", "mice"), s) for e, s in many]) == [
+        "mice\tcítaras\tf\tmice\tcítaras"]  # a plural without an "s"
+    # A plural said for a singular ("auto mechanics" -> "mecánicos"): not the noun's Spanish.
+    assert corpus_nouns.build([(e.replace("zithers", "zither"), s) for e, s in many]) == []
 
 
 

@@ -18,7 +18,9 @@ at least `DICE` and in `SHARE` of its pairs or more, at least as often after an 
 "de" as not (a Spanish adjective takes none), and after articles of one gender only (or of none, where its ending
 gives the gender: "-o", "-or" masculine, "-a", "-ión", "-dad" feminine). A word seen once is taken only when no
 other word of its pair scores as well; a Spanish word that two English nouns would claim ("director" for "conductor"
-and "director") says neither.
+and "director") says neither, nor does a Spanish plural (an "s", mostly after "los", "mis", "dos", ...) found for an
+English singular ("auto" -> "mecánicos", from "auto mechanics"). An English plural without an "s" ("mice",
+"firemen") is a plural.
 
 >>> pairs = [("The zither is new.", "La cítara es nueva."), ("Where is my zither?", "¿Dónde está mi cítara?"),
 ...          ("I bought a zither.", "Compré una cítara.")]
@@ -39,6 +41,13 @@ _BEFORE_NOUN = {"a", "an", "the", "my", "your", "his", "her", "our", "their", "t
 # article does ("mi cuaderno", "hay sobrevivientes").
 _NO_GENDER = {"mi", "tu", "su", "mis", "tus", "sus", "de", "hay", "dos", "tres", "cuatro", "cinco", "cada", "otro",
               "otra", "otros", "otras", "algunos", "algunas", "vuestro", "vuestra"}
+# English plurals without an "s" ("firemen" -> "bomberos").
+_PLURALS = {"children", "grandchildren", "mice", "geese", "teeth", "feet", "data", "dice"}
+# The words before a Spanish noun that give its number ("los vampiros", "el guardaespaldas").
+_SINGULAR_BEFORE = {"el", "la", "un", "una", "este", "esta", "ese", "esa", "aquel", "aquella", "del", "al", "mi", "tu",
+                    "su", "nuestro", "nuestra", "cada", "otro", "otra"}
+_PLURAL_BEFORE = {"los", "las", "unos", "unas", "estos", "estas", "esos", "esas", "mis", "tus", "sus", "nuestros",
+                  "nuestras", "dos", "tres", "cuatro", "cinco", "algunos", "algunas", "otros", "otras", "muchos", "muchas"}
 _ENDINGS = {"m": ("o", "os", "or", "ores"), "f": ("a", "as", "ión", "iones", "dad", "dades", "tad", "tud", "umbre")}
 _MASCULINE = {"el", "un", "los", "unos", "del", "al", "este", "ese", "aquel", "estos", "esos", "nuestro", "nuestros",
               "mucho", "muchos"}
@@ -46,12 +55,20 @@ _FEMININE = {"la", "una", "las", "unas", "esta", "esa", "aquella", "estas", "esa
              "muchas"}
 
 
+def _english_plural(word, known):
+    """Whether the English `word` is a plural: by its "s", as one of `_PLURALS`, or as the "-men" of a "-man" of the
+    corpus' words `known` ("firemen"; not "specimen")."""
+    return (word.endswith("s") and not word.endswith(("ss", "us", "is")) or word in _PLURALS
+            or word.endswith("men") and word[:-3] + "man" in known)
+
+
 def _singular(english):
     return english[:-2] if english.endswith("es") else english[:-1] if english.endswith("s") else english
 
 
 def _said_with(places, spanish_words, spanish_count):
-    """The Spanish word that says the English word at `places` (`(pair, position)`s), and its gender, or None."""
+    """The Spanish word that says the English word at `places` (`(pair, position)`s), its gender and whether it
+    follows more plural words than singular ones ("los", "mis", "dos"), or None."""
     pairs = sorted({pair for pair, _ in places})
     together = collections.Counter(word for pair in pairs for word in set(spanish_words[pair]))
     scores = sorted(((2 * n / (len(pairs) + spanish_count[word]), n, word) for word, n in together.items()), reverse=True)
@@ -62,9 +79,11 @@ def _said_with(places, spanish_words, spanish_count):
     before = collections.Counter()
     for pair in pairs:
         words = spanish_words[pair]
-        before.update("m" if words[k - 1] in _MASCULINE else "f" if words[k - 1] in _FEMININE
-                      else "-" if words[k - 1] in _NO_GENDER else "?"
-                      for k in range(1, len(words)) if words[k] == spanish)
+        for previous in (words[k - 1] for k in range(1, len(words)) if words[k] == spanish):
+            before["m" if previous in _MASCULINE else "f" if previous in _FEMININE
+                   else "-" if previous in _NO_GENDER else "?"] += 1
+            before["plural"] += previous in _PLURAL_BEFORE
+            before["singular"] += previous in _SINGULAR_BEFORE
     genders = [gender for gender in "mf" if before[gender]]
     if len(genders) > 1 or before["m"] + before["f"] + before["-"] < before["?"]:
         return None
@@ -72,7 +91,7 @@ def _said_with(places, spanish_words, spanish_count):
         genders = [gender for gender, endings in _ENDINGS.items() if spanish.endswith(endings)]
         if not genders:
             return None
-    return spanish, genders[0]
+    return spanish, genders[0], before["plural"] > before["singular"]
 
 
 def build(pairs):
@@ -99,23 +118,31 @@ def build(pairs):
         said[english] = _said_with(where, spanish_words, spanish_count)
     said = {english: found for english, found in said.items() if found}
     claims = collections.defaultdict(set)
-    for english, (spanish, _) in said.items():
+    for english, (spanish, *_) in said.items():
         claims[spanish].add(_singular(english))
     lines = []
-    for english, (spanish, gender) in sorted(said.items()):
+    for english, (spanish, gender, after_plural) in sorted(said.items()):
         if len(claims[spanish]) > 1:
             continue
-        plural = (english.endswith("s") and not english.endswith(("ss", "us", "is"))
-                  and spanish.endswith("s") and not spanish.endswith(("és", "ís", "ús")))
+        english_many = _english_plural(english, places)
+        spanish_many = spanish.endswith("s") and not spanish.endswith(("és", "ís", "ús"))
+        if spanish_many and after_plural and not english_many:
+            continue  # "auto" -> "mecánicos", "vampire" -> "vampiros": a plural for a singular
+        plural = english_many and spanish_many
         lines.append(f"{english}\t{spanish}\t{gender}" + (f"\t{english}\t{spanish}" if plural else ""))
     return lines
 
 
+def write(lines, path, module, what):
+    """Writes `lines` to `path` under a header naming the command that made them (`python -m module`) and says how
+    many `what` it wrote."""
+    header = f"# Made by `python -m {module}` from the training split (see its docstring).\n"
+    path.write_text(header + "".join(line + "\n" for line in lines), encoding="utf-8")
+    print(f"{len(lines)} {what} written to {path}")
+
+
 def main():
-    lines = build(data.load_splits()["train"])
-    header = "# Made by `python -m translator.corpus_nouns` from the training split (see its docstring).\n"
-    nouns.CORPUS_FILE.write_text(header + "".join(line + "\n" for line in lines), encoding="utf-8")
-    print(f"{len(lines)} nouns written to {nouns.CORPUS_FILE}")
+    write(build(data.load_splits()["train"]), nouns.CORPUS_FILE, __spec__.name, "nouns")
 
 
 if __name__ == "__main__":

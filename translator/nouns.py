@@ -117,13 +117,18 @@ NOUNS = {**load(CORPUS_FILE), **WRITTEN}
 
 
 def pattern(pool_name):
-    """A regular expression of the nouns hidden behind `pool_name`'s stand-ins, whole words, in lower case or with a
-    capital where a sentence opens: one inside a sentence is a name's word ("the App Store").
+    """A regular expression of the nouns hidden behind `pool_name`'s stand-ins (`words_pattern`).
 
     >>> [bool(re.search(pattern("noun_f"), text)) for text in ("Our app.", "App Store.", "I like the App Store.")]
     [True, True, False]
     """
-    words = sorted((english for english, (_, pool_of) in NOUNS.items() if pool_of == pool_name), key=len, reverse=True)
+    return words_pattern([english for english, (_, pool_of) in NOUNS.items() if pool_of == pool_name])
+
+
+def words_pattern(words):
+    """A regular expression of `words` (lower case), whole words, in lower case or with a capital where a sentence
+    opens: one inside a sentence is a name's word ("the App Store")."""
+    words = sorted(words, key=len, reverse=True)
     opening = r"(?:^|(?<=^[\"'(])|(?<=[.!?…]\s)|(?<=[.!?…][\"'”)]\s))"
     return (rf"(?:(?<![\w'’-])(?:{'|'.join(map(re.escape, words))})"
             rf"|{opening}(?:{'|'.join(re.escape(word.capitalize()) for word in words)}))(?![\w'’-])")

@@ -22,6 +22,7 @@ lexicon word is taken for Spanish even where Spanish does not use it
 import re
 import unicodedata
 
+from translator import verbs
 from translator.numbers import DIGITS, EN_WORD, SPANISH_WORD, spanish_number, word_value
 from translator.verbatim import (
     CURRENCY,
@@ -35,27 +36,8 @@ from translator.verbatim import (
     WEEKDAYS,
     either_separators,
 )
-from translator.words import SPANISH_ORDINALS, UNIT_WORDS, starts_sentence
+from translator.words import AR, CLITICS, ER, IR, SPANISH_ORDINALS, UNIT_WORDS, VERBAL, starts_sentence
 
-AR = ("o as a amos áis an é aste ó asteis aron aba abas ábamos abais aban aré arás ará aremos aréis arán aría arías "
-      "aríamos aríais arían e es emos éis en ara aras áramos arais aran ase ases ásemos aseis asen ando ado ada ados adas "
-      "ad ar").split()
-ER = ("o es e emos éis en í iste ió isteis ieron ía ías íamos íais ían eré erás erá eremos eréis erán ería erías "
-      "eríamos eríais erían a as amos áis an iera ieras iéramos ierais ieran iese ieses iésemos ieseis iesen iendo ido "
-      "ida idos idas ed er").split()
-IR = ("o es e imos ís en í iste ió isteis ieron ía ías íamos íais ían iré irás irá iremos iréis irán iría irías "
-      "iríamos iríais irían a as amos áis an iera ieras iéramos ierais ieran iese ieses iésemos ieseis iesen iendo ido "
-      "ida idos idas id ir").split()
-# Endings only verbs have (the infinitive, the preterite, the imperfect, the future, the gerund): a lexicon word
-# with one shows a verb. Others are endings of nouns too ("macho", "cuchara", "clase", "cansado").
-VERBAL = {"ar", "er", "ir", "ó", "é", "í", "aste", "iste", "aron", "ieron", "ió", "aba", "abas", "aban", "ábamos", "ía",
-          "ías", "ían", "íamos", "ando", "iendo", "aré", "arás", "ará", "aremos", "arán", "aría", "arías", "arían", "eré",
-          "erás", "erá", "eremos", "erán", "ería", "erías", "erían", "iré", "irás", "irá", "iremos", "irán", "iría", "irías",
-          "irían"}
-# Pronouns written after an infinitive, a gerund or an imperative, one or two: "dámelo", "convencerte".
-PRONOUNS = ("me", "te", "se", "nos", "os", "lo", "la", "le", "los", "las", "les")
-CLITICS = ({a + b for a in ("", "me", "te", "se", "nos") for b in ("", "lo", "la", "le", "los", "las", "les")}
-           | set(PRONOUNS)) - {""}
 ACUTE = "\u0301"
 # "primer" and "tercer", which Spanish cuts short before a noun.
 SHORT_ORDINALS = [stem for stem in SPANISH_ORDINALS if stem.endswith("r")]
@@ -110,6 +92,9 @@ def is_form(word, lexicon):
             # Another form of the same verb in the lexicon: its stem with an ending only a verb has ("calentó" for
             # "calentaron"; "macho" makes no "mache", "cuchara" no "cuche").
             stems = {base[:-len(ending)] for ending in endings if base.endswith(ending) and len(base) - len(ending) >= 3}
+            if endings is AR:  # an "-ar" verb's "c", "g" or "z" as written before an "e": "bostecé" of "bostezar"
+                stems |= {stem[:-len(written)] + letter for stem in stems for letter, written in verbs.BEFORE_E.items()
+                          if stem.endswith(written) and base[len(stem):len(stem) + 1] in ("e", "é")}
             if any(stem + ending in lexicon for stem in stems for ending in endings if ending in VERBAL):
                 return True
     return False

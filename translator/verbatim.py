@@ -53,7 +53,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from translator import nouns
+from translator import nouns, verbs
 from translator.words import (
     ADDRESS,
     BARE_GREETINGS,
@@ -90,7 +90,11 @@ STAND_INS = {
     # Two people, for a family or a couple: the model makes the verb agree ("Tom y Mary nos invitaron").
     "pair": ("Tom and Mary",),
     **nouns.STAND_INS,
+    **verbs.STAND_INS,
 }
+# The kinds of a word of a list (`translator.nouns`, `translator.verbs`), behind a stand-in of its class: its English
+# decides whether it is one ("printers").
+LISTED = (*nouns.STAND_INS, *verbs.STAND_INS)
 # How the corpus' Spanish writes some stand-ins ("Mary" as "María" in one pair in six, "Tom" as "Tomás" in one in
 # twenty): the model may write them so too, and each form still stands for the span.
 SPANISH_FORMS = {"John": ("Juan",), "Mary": ("María",), "Tom": ("Tomás",), "Texas": ("Tejas",),
@@ -440,6 +444,9 @@ KINDS = (
     # An everyday noun the corpus barely shows, in Spanish, behind a noun of its gender and number (`translator.nouns`;
     # "printer" came out "printer", "blender" "el blender"): a sentence's first word too ("Recipes"), no name.
     *(Kind(pool, nouns.pattern(pool), pool, ()) for pool in nouns.STAND_INS),
+    # A verb in "-ed" or "-ing" the corpus barely shows, behind a regular verb of the same form (`translator.verbs`:
+    # "muttered" came out "muttered").
+    *(Kind(pool, verbs.pattern(pool), pool, ()) for pool in verbs.STAND_INS),
     Kind("name", NAME, "name",
          ("Acme Widget", "José Álvarez", "Jean-Luc Picard", "Rio de Janeiro", "Leonardo da Vinci", "Sarah O'Connor")),
 )
@@ -526,7 +533,7 @@ def wanted(kind, text, counts):
         return True
     if kind == "number":
         return not text.isdigit() or len(text) > 1
-    if kind in nouns.STAND_INS:  # its English: a word the model learned is left to it
+    if kind in LISTED:  # its English: a word the model learned is left to it
         return counts.get(text.lower(), 0) < nouns.MAX_COUNT
     if kind == "family":  # a couple by their title, or a plural of no word ("the Cats") nor people ("the Romanians")
         if text.startswith(COUPLE_TITLE):
@@ -560,7 +567,7 @@ def tried(span, counts):
     >>> [tried(span, {"150": 9, "3": 9}) for span in spans]
     [True, False, True, True, False, False, False, True, True]
     """
-    if span.kind in nouns.STAND_INS:
+    if span.kind in LISTED:
         return True
     if span.kind == "time":
         return bool(re.fullmatch(r"[\d:]+", span.value))
@@ -961,6 +968,7 @@ IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_dat
               "number_name": lambda written: NUMBER_NAMES[written.lower()],
               "address": functools.partial(said_first, phrases=ADDRESS),
               "greeting": spanish_greeting, **dict.fromkeys(nouns.STAND_INS, nouns.spanish),
+              **dict.fromkeys(verbs.STAND_INS, lambda written: verbs.VERBS[written.lower()]),
               "closing": functools.partial(said_first, phrases=CLOSINGS)}
 
 
@@ -1009,10 +1017,10 @@ def kept_by_model(translation, spans):
         kind = next(span.kind for span in spans if span.value == value)
         # Spanish writes "2,000" as "2.000" and "3.14" as "3,14"; the corpus' translations do.
         written = {value, value.translate(SEPARATORS)} if kind in ("number", "measure") else {value}
-        # An everyday noun may open the sentence ("Receta …").
+        # An everyday noun may open the sentence ("Receta …"); a verb is its stem in any form ("murmuró").
         case = re.IGNORECASE if kind in nouns.STAND_INS else 0
         found = sum(len(re.findall(rf"(?<![\w.,]){re.escape(form)}(?![\w]|[.,]\d)", translation, case))
-                    for form in written)
+                    for form in written) if kind not in verbs.STAND_INS else len(verbs.forms(value).findall(translation))
         # A date said with its month twice ("el 4 de julio de julio") is no date the source says.
         month = next((month for month in MESES if month in value.split()), None) if kind == "written_date" else None
         if month and re.search(rf"{re.escape(value)}\s+de\s+{month}(?!\w)", translation, re.IGNORECASE):
@@ -1050,7 +1058,7 @@ def find(text, counts, glossary_spans=()):
             pieces = [(start, abbreviated(text, end)) for start, end in pieces]
         for start, end in pieces:
             value = IN_SPANISH.get(kind, str)(text[start:end])
-            if not wanted(kind, text[start:end] if kind in nouns.STAND_INS else value, counts) or any(a < end and start < b for a, b in taken):
+            if not wanted(kind, text[start:end] if kind in LISTED else value, counts) or any(a < end and start < b for a, b in taken):
                 continue
             if kind in nouns.STAND_INS and nouns.as_verb(text, start, end):
                 continue
@@ -1334,6 +1342,9 @@ def restore(translation, source, spans, meanings):
         if pool_of(span) is None:  # an emoji: where it has no word to follow, first; else last, a comment on it all
             relative = 1.0 if source[:span.start].strip() else 0.0
         token = stand_in_of.get(id(span), source[span.start:span.end])
+        if span.kind in verbs.STAND_INS and id(span) in stand_in_of:
+            translation = _verb_kept(translation, token, source[span.start:span.end], notes)
+            continue
         forms = written_forms(token) if id(span) in stand_in_of else (token,)
         found = list(re.finditer(rf"(?<!\w)(?:{'|'.join(map(re.escape, forms))})(?!\w)", translation))
         # The model may glue letters or digits to the stand-in ("45" -> "455", "John" -> "John5"): a word holding it
@@ -1359,17 +1370,22 @@ def restore(translation, source, spans, meanings):
                 notes.append(f"'{span.value}' was put back by position")
             translation = _insert(translation, token, relative)
     # Stand-ins are written back last, all at once, so that a span's text is never read as another's stand-in.
-    if meanings:
-        span_of = {form: span for stand_in, span in meanings.items() for form in written_forms(stand_in)}
+    span_of = {form: span for stand_in, span in meanings.items() if span.kind not in verbs.STAND_INS
+               for form in written_forms(stand_in)}
+    if span_of:
         pattern = re.compile("|".join(rf"(?<!\w){re.escape(form)}(?!\w)" for form in span_of))
         translation = pattern.sub(lambda match: _cased(span_of[match.group()], source, translation, match.start()),
                                   translation)
+    for stand_in, span in meanings.items():
+        if span.kind in verbs.STAND_INS:
+            translation = verbs.rewrite(translation, stand_in, span.value)
     # A span that ends with a full stop ("9 a.m.") before the model's closing one reads one: not "a las 9 a.m..".
     for value in {span.value for span in spans if span.value.endswith(".")}:
         translation = translation.replace(value + ".", value)
     # A span left as written whose value is Spanish (a glossary's term, a written date) is put in Spanish last, with a
     # capital where it opens the sentence written with one ("Tracking number: 1Z999." -> "Número de seguimiento: …").
-    rewritten = {source[s.start:s.end]: s.value for s in spans if id(s) not in stand_in_of and s.value != source[s.start:s.end]}
+    rewritten = {source[s.start:s.end]: s.value for s in spans
+                 if id(s) not in stand_in_of and s.value != source[s.start:s.end] and s.kind not in verbs.STAND_INS}
     for written, spanish in rewritten.items():
         capital = spanish[:1].upper() + spanish[1:] if written[:1].isupper() else spanish
         translation = re.sub(rf"(?<!\w){re.escape(written)}(?!\w)",
@@ -1483,6 +1499,20 @@ def restore(translation, source, spans, meanings):
     for first, second in zip(spans, spans[1:]):
         translation = translation.replace(f"{first.value} of {second.value}", f"{first.value} de {second.value}")
     return spanish_calendar(translation, source), notes
+
+
+def _verb_kept(translation, stand_in, english, notes):
+    """`translation` where the verb `english` was behind `stand_in`: as it is where the model conjugated the stand-in
+    (`restore` writes the verb's stem on it last); with `english`, passed through, where it copied the stand-in; and
+    where it left the stand-in out, as it is, with a note (put back in English, a verb reads as a word garbled:
+    "uvas packed en una caja")."""
+    if verbs.forms(verbs.SAID[stand_in]).search(translation):
+        return translation
+    copied = re.search(rf"(?<!\w){stand_in}(?!\w)", translation, re.IGNORECASE)
+    if copied:
+        return translation[:copied.start()] + english + translation[copied.end():]
+    notes.append(f"'{english}' was left out")
+    return translation
 
 
 def _cased(span, source, translation, at):

@@ -196,3 +196,25 @@ def spanish_ordinal(value):
         return f"{value}.º"
     stem = SPANISH_ORDINALS[value - 1]
     return stem if stem.endswith("r") else stem + "o"
+
+
+# The endings of Spanish's regular verbs in "-ar", "-er" and "-ir", each form's.
+AR = ("o as a amos áis an é aste ó asteis aron aba abas ábamos abais aban aré arás ará aremos aréis arán aría arías "
+      "aríamos aríais arían e es emos éis en ara aras áramos arais aran ase ases ásemos aseis asen ando ado ada ados adas "
+      "ad ar").split()
+ER = ("o es e emos éis en í iste ió isteis ieron ía ías íamos íais ían eré erás erá eremos eréis erán ería erías "
+      "eríamos eríais erían a as amos áis an iera ieras iéramos ierais ieran iese ieses iésemos ieseis iesen iendo ido "
+      "ida idos idas ed er").split()
+IR = ("o es e imos ís en í iste ió isteis ieron ía ías íamos íais ían iré irás irá iremos iréis irán iría irías "
+      "iríamos iríais irían a as amos áis an iera ieras iéramos ierais ieran iese ieses iésemos ieseis iesen iendo ido "
+      "ida idos idas id ir").split()
+# Endings only verbs have (the infinitive, the preterite, the imperfect, the future, the gerund): a lexicon word
+# with one shows a verb. Others are endings of nouns too ("macho", "cuchara", "clase", "cansado").
+VERBAL = {"ar", "er", "ir", "ó", "é", "í", "aste", "iste", "aron", "ieron", "ió", "aba", "abas", "aban", "ábamos", "ía",
+          "ías", "ían", "íamos", "ando", "iendo", "aré", "arás", "ará", "aremos", "arán", "aría", "arías", "arían", "eré",
+          "erás", "erá", "eremos", "erán", "ería", "erías", "erían", "iré", "irás", "irá", "iremos", "irán", "iría", "irías",
+          "irían"}
+# Pronouns written after an infinitive, a gerund or an imperative, one or two: "dámelo", "convencerte".
+PRONOUNS = ("me", "te", "se", "nos", "os", "lo", "la", "le", "los", "las", "les")
+CLITICS = ({a + b for a in ("", "me", "te", "se", "nos") for b in ("", "lo", "la", "le", "los", "las", "les")}
+           | set(PRONOUNS)) - {""}

@@ -1,0 +1,115 @@
+"""Verbs the training split shows a few times in "-ed" or "-ing", with the stem of the regular "-ar" verb its
+translations say them with.
+
+`translator.verbs` hides such verbs behind a regular verb the model knows and writes their stem on the ending the
+model chose. `corpus_verbs.tsv` (beside this file) is made by
+
+    TRANSLATOR_DATA=path/to/spa-eng.zip python -m translator.corpus_verbs
+
+from the training split: one line per English form, `english<TAB>stem`.
+
+A word is taken when it ends in "-ed" or "-ing", the training split shows it fewer than `verbs.MAX_COUNT` times,
+never capitalised inside a sentence and in no list of nouns. Its forms ("scribbled", "scribbling") share their
+pairs, and their Spanish is the stem with the highest Dice coefficient over them (`corpus_nouns.DICE`, in
+`corpus_nouns.SHARE` of the pairs or more; a verb seen once only when no other stem of its pair scores as well),
+a stem of an "-ar" verb: its words in those pairs mostly take an ending only verbs or participles have
+("garabateó", not "garabato"), the corpus writes it with an ending only "-ar" verbs have ("garabatear", "garabateando"), and with no
+stem change ("fregar": "friego"). A stem that two verbs would claim says neither.
+
+>>> pairs = [("He scribbled a note.", "Él garabateó una nota."), ("I was scribbling.", "Yo estaba garabateando."),
+...          ("They scribbled.", "Ellos garabatearon.")]
+>>> build(pairs)
+['scribbled\\tgarabate', 'scribbling\\tgarabate']
+"""
+
+import collections
+
+from translator import corpus_nouns, data, nouns, verbs
+from translator.words import AR, VERBAL
+
+# Endings only "-ar" verbs have: a stem the corpus writes with one is an "-ar" verb's ("describió" is "-ir").
+_ONLY_AR = ("ar", "ando", "aba", "aban", "aron", "aste")
+_CHANGED = {"e": "ie", "o": "ue"}
+# The endings that show a verb: those only verbs have, and a participle's ("polluted" is said "contaminado").
+_VERBAL = VERBAL | {"ado", "ada", "ados", "adas"}
+
+
+def _lemma(english):
+    """What the "-ed" and "-ing" forms of one verb share: "scribbl" for "scribbled" and "scribbling", "stop" for
+    "stopped", "carri" for "carried"."""
+    base = english[:-2] if english.endswith("ed") else english[:-3]
+    if len(base) > 2 and base[-1] == base[-2] and base[-1] not in "aeiouls":
+        base = base[:-1]
+    return base.rstrip("e")
+
+
+def _stems(word):
+    """The stems `word` is a regular "-ar" form of, each with its ending."""
+    return [(word[:-len(ending)], ending) for ending in AR if word.endswith(ending) and len(word) - len(ending) >= 3]
+
+
+def build(pairs):
+    """The lines of `corpus_verbs.tsv` for the training `pairs`."""
+    english_words = [nouns.WORD.findall(english) for english, _ in pairs]
+    spanish_words = [{word.lower() for word in nouns.WORD.findall(spanish)} for _, spanish in pairs]
+    count = collections.Counter(word.lower() for words in english_words for word in words)
+    capitalised = {word.lower() for words in english_words for word in words[1:] if word[0].isupper()}
+    pairs_of = collections.defaultdict(set)
+    for pair, words in enumerate(english_words):
+        for word in words:
+            pairs_of[word.lower()].add(pair)
+    lemmas = collections.defaultdict(set)
+    for word, n in count.items():
+        if (n < verbs.MAX_COUNT and word.endswith(("ed", "ing")) and len(word) > 5 and word not in capitalised
+                and "'" not in word and word not in nouns.NOUNS):
+            lemmas[_lemma(word)].add(word)
+    spanish_pairs = collections.defaultdict(set)
+    for pair, words in enumerate(spanish_words):
+        for word in words:
+            for stem, _ in _stems(word):
+                spanish_pairs[stem].add(pair)
+    known = {word for words in spanish_words for word in words}
+    said = {}
+    for lemma, forms in lemmas.items():
+        stem = _said_with(set().union(*(pairs_of[form] for form in forms)), spanish_words, spanish_pairs)
+        if stem and any(stem + ending in known for ending in _ONLY_AR) and not _stem_changes(stem, known):
+            said[lemma] = stem
+    claims = collections.Counter(said.values())
+    return sorted(f"{form}\t{stem}" for lemma, stem in said.items() if claims[stem] == 1 for form in lemmas[lemma])
+
+
+def _said_with(pairs, spanish_words, spanish_pairs):
+    """The "-ar" stem that says the English verb of `pairs`, or None."""
+    together, verbal = collections.Counter(), collections.Counter()
+    for pair in pairs:
+        endings = collections.defaultdict(set)
+        for word in spanish_words[pair]:
+            for stem, ending in _stems(word):
+                endings[stem].add(ending)
+        together.update(endings.keys())
+        verbal.update(stem for stem, found in endings.items() if found & _VERBAL)
+    scores = sorted(((2 * n / (len(pairs) + len(spanish_pairs[stem])), n, stem) for stem, n in together.items()),
+                    reverse=True)
+    if not scores:
+        return None
+    dice, n, stem = scores[0]
+    runner_up = scores[1][0] if len(scores) > 1 else 0
+    if (dice < corpus_nouns.DICE or n < corpus_nouns.SHARE * len(pairs) or verbal[stem] < n / 2
+            or (len(pairs) == 1 and runner_up >= corpus_nouns.DICE)):
+        return None
+    return stem
+
+
+def _stem_changes(stem, known):
+    """Whether the corpus writes `stem`'s last "e" or "o" as "ie" or "ue" in a form ("friego" for "freg")."""
+    last = max(stem.rfind("e"), stem.rfind("o"))
+    changed = stem[:last] + _CHANGED[stem[last]] + stem[last + 1:] if last >= 0 else None
+    return changed is not None and any(changed + ending in known for ending in AR)
+
+
+def main():
+    corpus_nouns.write(build(data.load_splits()["train"]), verbs.VERBS_FILE, __spec__.name, "verb forms")
+
+
+if __name__ == "__main__":
+    main()
