@@ -13,6 +13,7 @@ maldición.").
 ('murmur', '¿Lo estás abrazando? Abracé. Abrázalo.')
 """
 
+import functools
 import re
 from pathlib import Path
 
@@ -65,6 +66,7 @@ def spelled(stem, ending):
     return stem + ending
 
 
+@functools.cache  # one pattern a verb, made once: every sentence holding it is checked with it
 def forms(stem):
     """A regular expression of every form of the "-ar" verb of `stem`, any case, with pronouns after it: groups the
     stem as written (its last vowel accented before pronouns: "sácala"), the ending and the pronouns.
