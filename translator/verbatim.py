@@ -1060,7 +1060,7 @@ def find(text, counts, glossary_spans=()):
             value = IN_SPANISH.get(kind, str)(text[start:end])
             if not wanted(kind, text[start:end] if kind in LISTED else value, counts) or any(a < end and start < b for a, b in taken):
                 continue
-            if kind in nouns.STAND_INS and nouns.as_verb(text, start, end):
+            if kind in nouns.STAND_INS and nouns.as_verb(text, start, end) or kind in verbs.STAND_INS and verbs.as_noun(text, start, end):
                 continue
             # A sentence's first word that the corpus has seen ("Help!", seen only capitalised) may be no name; in
             # capitals, it is an acronym ("NASA's Artemis II mission" came out "… misión de NA …").

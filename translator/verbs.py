@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 
 from translator import nouns
-from translator.words import AR, CLITICS
+from translator.words import AR, CLITICS, starts_sentence
 
 # The verbs the training split shows a few times, found there with their Spanish stem (`translator.corpus_verbs`).
 VERBS_FILE = Path(__file__).with_name("corpus_verbs.tsv")
@@ -30,6 +30,10 @@ STAND_INS = {"verb_ed": ("visited", "helped"), "verb_ing": ("visiting", "helping
 SAID = {"visited": "visit", "visiting": "visit", "helped": "ayud", "helping": "ayud"}
 # A gerund or an infinitive takes an accent before the pronouns after it ("visitándolo").
 _ENDINGS = sorted({*AR, "ándo", "ár"}, key=len, reverse=True)
+# Words before a noun: an "-ing" word after one is a noun ("your boarding pass").
+_DETERMINERS = {"a", "an", "the", "my", "your", "his", "her", "our", "their", "its", "this", "that", "these", "those",
+                "some", "no", "any"}
+_WORD_BEFORE = re.compile(rf"({nouns.WORD.pattern})\s+$")
 _ACUTE = str.maketrans("aeiou", "áéíóú")
 # How an "-ar" verb's last "c", "g" or "z" is written before an "e" ("saqué", "pagué", "bostecé").
 BEFORE_E = {"c": "qu", "g": "gu", "z": "c"}
@@ -53,6 +57,20 @@ def pattern(pool_name):
     """A regular expression of the verb forms hidden behind `pool_name`'s stand-ins, as `nouns.words_pattern` finds
     words."""
     return nouns.words_pattern([english for english in VERBS if pool(english) == pool_name])
+
+
+def as_noun(text, start, end):
+    """Whether the "-ing" word from `start` to `end` of `text` is a noun there: opening a sentence ("Boarding begins at
+    7." came out "Abordas empieza …", the stand-in read as "visitas", visits) or after a determiner or possessive
+    ("your boarding pass").
+
+    >>> as_noun("Boarding begins.", 0, 8), as_noun("Show your boarding pass.", 10, 18), as_noun("I am boarding.", 5, 13)
+    (True, True, False)
+    """
+    if not text[start:end].lower().endswith("ing"):
+        return False
+    before = _WORD_BEFORE.search(text[:start])
+    return starts_sentence(text, start) or before is not None and before[1].lower() in _DETERMINERS
 
 
 def spelled(stem, ending):
