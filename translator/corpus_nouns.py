@@ -35,8 +35,7 @@ from translator import data, nouns
 DICE = 0.5
 SHARE = 0.6
 # Words before a noun ("the", "my", "of"); those before a verb are `nouns.BEFORE_VERB`.
-_BEFORE_NOUN = {"a", "an", "the", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those", "its",
-                "some", "no", "any", "of", "and", "or"}
+_BEFORE_NOUN = nouns.DETERMINERS | {"of", "and", "or"}
 # Words before a Spanish noun that do not give its gender ("mi", "de", "dos"), and the endings that do where no
 # article does ("mi cuaderno", "hay sobrevivientes").
 _NO_GENDER = {"mi", "tu", "su", "mis", "tus", "sus", "de", "hay", "dos", "tres", "cuatro", "cinco", "cada", "otro",

@@ -32,9 +32,18 @@ SAID = {"book": "libro", "tree": "árbol", "dog": "perro", "table": "mesa", "hou
 # Words before a verb: "to", a pronoun, a modal ("He repairs cars", "Don't brake", "to curb the pain").
 BEFORE_VERB = {"to", "i", "you", "we", "they", "he", "she", "it", "will", "can", "could", "would", "should", "must",
                "may", "might", "don't", "didn't", "won't", "can't", "please", "let's"}
+# Words before a noun: a determiner or a possessive ("the", "my").
+DETERMINERS = {"a", "an", "the", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those", "its",
+               "some", "no", "any"}
 # A word of letters, with its apostrophe's ending ("don't", "Tom's").
 WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _WORD_BEFORE = re.compile(rf"({WORD.pattern})\s+$")
+
+
+def word_before(text, start):
+    """The word of `text` before `start`, in lower case with a straight apostrophe ("don't"), or "" where none is."""
+    before = _WORD_BEFORE.search(text[:start])
+    return before[1].lower().replace("’", "'") if before else ""
 
 
 def as_verb(text, start, end):
@@ -46,8 +55,7 @@ def as_verb(text, start, end):
     >>> as_verb("Text me later.", 0, 4), as_verb("The text me.", 4, 8), as_verb("Recipes: 3.", 0, 7)
     (True, False, False)
     """
-    before = _WORD_BEFORE.search(text[:start])
-    if before is not None and before[1].lower().replace("’", "'") in BEFORE_VERB:
+    if word_before(text, start) in BEFORE_VERB:
         return True
     return text[start].isupper() and re.match(r"\s+(?:me|him|her|us|them|it)\b", text[end:]) is not None
 

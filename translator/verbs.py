@@ -30,10 +30,6 @@ STAND_INS = {"verb_ed": ("visited", "helped"), "verb_ing": ("visiting", "helping
 SAID = {"visited": "visit", "visiting": "visit", "helped": "ayud", "helping": "ayud"}
 # A gerund or an infinitive takes an accent before the pronouns after it ("visitándolo").
 _ENDINGS = sorted({*AR, "ándo", "ár"}, key=len, reverse=True)
-# Words before a noun: an "-ing" word after one is a noun ("your boarding pass").
-_DETERMINERS = {"a", "an", "the", "my", "your", "his", "her", "our", "their", "its", "this", "that", "these", "those",
-                "some", "no", "any"}
-_WORD_BEFORE = re.compile(rf"({nouns.WORD.pattern})\s+$")
 _ACUTE = str.maketrans("aeiou", "áéíóú")
 # How an "-ar" verb's last "c", "g" or "z" is written before an "e" ("saqué", "pagué", "bostecé").
 BEFORE_E = {"c": "qu", "g": "gu", "z": "c"}
@@ -69,8 +65,7 @@ def as_noun(text, start, end):
     """
     if not text[start:end].lower().endswith("ing"):
         return False
-    before = _WORD_BEFORE.search(text[:start])
-    return starts_sentence(text, start) or before is not None and before[1].lower() in _DETERMINERS
+    return starts_sentence(text, start) or nouns.word_before(text, start) in nouns.DETERMINERS
 
 
 def spelled(stem, ending):
