@@ -65,15 +65,28 @@ def _singular(english):
     return english[:-2] if english.endswith("es") else english[:-1] if english.endswith("s") else english
 
 
+def aligned(together, pairs, count):
+    """The word that says an English word seen in `pairs` pairs: of `together` (`{word: those pairs holding it}`), the
+    one with the highest Dice coefficient (2 x `together[word]` / (`pairs` + `count(word)`, the pairs holding it in
+    all)), at least `DICE` and in `SHARE` of the pairs or more, and, for a word seen once, with no other as good; or
+    None."""
+    scores = sorted(((2 * n / (pairs + count(word)), n, word) for word, n in together.items()), reverse=True)
+    if not scores:
+        return None
+    dice, n, word = scores[0]
+    runner_up = scores[1][0] if len(scores) > 1 else 0
+    if dice < DICE or n < SHARE * pairs or (pairs == 1 and runner_up >= DICE):
+        return None
+    return word
+
+
 def _said_with(places, spanish_words, spanish_count):
     """The Spanish word that says the English word at `places` (`(pair, position)`s), its gender and whether it
     follows more plural words than singular ones ("los", "mis", "dos"), or None."""
     pairs = sorted({pair for pair, _ in places})
     together = collections.Counter(word for pair in pairs for word in set(spanish_words[pair]))
-    scores = sorted(((2 * n / (len(pairs) + spanish_count[word]), n, word) for word, n in together.items()), reverse=True)
-    dice, n, spanish = scores[0]
-    runner_up = scores[1][0] if len(scores) > 1 else 0
-    if dice < DICE or n < SHARE * len(pairs) or (len(pairs) == 1 and runner_up >= DICE):
+    spanish = aligned(together, len(pairs), spanish_count.__getitem__)
+    if spanish is None:
         return None
     before = collections.Counter()
     for pair in pairs:

@@ -88,16 +88,8 @@ def _said_with(pairs, spanish_words, spanish_pairs):
                 endings[stem].add(ending)
         together.update(endings.keys())
         verbal.update(stem for stem, found in endings.items() if found & _VERBAL)
-    scores = sorted(((2 * n / (len(pairs) + len(spanish_pairs[stem])), n, stem) for stem, n in together.items()),
-                    reverse=True)
-    if not scores:
-        return None
-    dice, n, stem = scores[0]
-    runner_up = scores[1][0] if len(scores) > 1 else 0
-    if (dice < corpus_nouns.DICE or n < corpus_nouns.SHARE * len(pairs) or verbal[stem] < n / 2
-            or (len(pairs) == 1 and runner_up >= corpus_nouns.DICE)):
-        return None
-    return stem
+    stem = corpus_nouns.aligned(together, len(pairs), lambda stem: len(spanish_pairs[stem]))
+    return stem if stem is not None and verbal[stem] >= together[stem] / 2 else None
 
 
 def _stem_changes(stem, known):
