@@ -527,6 +527,28 @@ def is_rare(word, counts):
     return counts.get(word, 0) < MIN_COUNT
 
 
+def known_plural(word, counts):
+    """Whether capitalised `word` is the plural of a word `counts` holds in lower case ("Applications are due",
+    opening a sentence), or of a people ("Christians", "Germans", "Englishmen") or an acronym ("UFOs") it shows
+    `MIN_COUNT` times or more: the model says them as Spanish does ("cristianos", "los ovnis"), where behind a
+    name's stand-in they came out as written ("Ellos son Christians.").
+
+    >>> counts = {"application": 1, "German": 48, "English": 425, "UFO": 9, "jam": 3, "Hay": 1, "car": 9}
+    >>> [known_plural(w, counts) for w in ("Applications", "Germans", "Englishmen", "UFOs", "James", "Hayes", "Carmen")]
+    [True, True, True, True, False, False, False]
+    """
+    if word.endswith("men") and counts.get(word[:-3], 0) >= MIN_COUNT:  # "English" + "men"; "Carmen" is no cars
+        return True
+    # An "-es" only after the sounds that take one ("Churches"): "James" is no plural of "jam".
+    for ending, singular in (("men", "man"), ("ies", "y"), ("ches", "ch"), ("shes", "sh"), ("ses", "s"), ("xes", "x"),
+                             ("s", "")):
+        base = word[:-len(ending)] + singular
+        if word.endswith(ending) and (counts.get(base.lower()) or counts.get(base, 0) >= MIN_COUNT and (
+                base.endswith("an") or is_acronym(base))):
+            return True
+    return False
+
+
 def wanted(kind, text, counts):
     """Whether a match of `kind` (its `text`) is protected, given the corpus `counts`."""
     if kind in ALWAYS:
@@ -1062,6 +1084,10 @@ def find(text, counts, glossary_spans=()):
                 continue
             if kind in nouns.STAND_INS and nouns.as_verb(text, start, end) or kind in verbs.STAND_INS and verbs.as_noun(text, start, end):
                 continue
+            # A capitalised word alone that is a plural the corpus knows is none ("Christians"); among others it is a
+            # name's ("General Motors", "Bill Gates").
+            if kind == "name" and match.group() == value and known_plural(value, counts):
+                continue
             # A sentence's first word that the corpus has seen ("Help!", seen only capitalised) may be no name; in
             # capitals, it is an acronym ("NASA's Artemis II mission" came out "… misión de NA …").
             if (kind == "name" and " " not in value and counts.get(value) and opens_sentence(text, start)
@@ -1423,9 +1449,10 @@ def restore(translation, source, spans, meanings):
         translation = re.sub(rf"(?<!\w)([Ll])(?:as?|os) ({re.escape(month[0])})(?={re.escape(month[1:])})",
                              lambda m: m[2].upper() if m[1] == "L" else m[2], translation)
     # A sum takes none: "la cuenta llegó a las ¥3,000" -> "a ¥3,000"; a measure takes no hour's ("pon el termostato a
-    # las 68°F" -> "a 68°F"; "a los 5 km de aquí" is Spanish).
+    # las 68°F" -> "a 68°F", "hierve a las 100 grados" -> "a 100 grados"; "a los 5 km de aquí" is Spanish).
     sums = {span.value: "l(?:as?|os)" for span in spans if re.search(rf"[{SIGNS}]|\b(?:{CODES})\b", span.value)}
-    measures = {span.value: "las?" for span in spans if span.kind == "number" and re.search(rf"\d\s?(?:{UNITS})$", span.value)}
+    measures = {span.value: "las?" for span in spans
+                if span.kind == "measure" or span.kind == "number" and re.search(rf"\d\s?(?:{UNITS})$", span.value)}
     # Nor a score or range past any hour ("beat the Celtics 112 to 104" -> "a las 112 a 104").
     scores = {span.value: "las?" for span in spans if span.kind == "range" and int(re.search(r"\d+", span.value)[0]) > 24}
     for value, article in {**measures, **scores, **sums}.items():
@@ -1434,6 +1461,14 @@ def restore(translation, source, spans, meanings):
     for value in {span.value for span in spans if span.kind == "number"}:
         translation = re.sub(rf"(?<!\w)([Nn]úmero) (?:de )?(?:a )?l(?:as?|os) (?={re.escape(value)}(?!\w))", r"\1 ",
                              translation)
+    # Nor a number past any hour that counts nothing after it: a year ("hasta las 1975." -> "hasta 1975."), "in" one
+    # said "en" ("llegó a las 1620." -> "llegó en 1620.").
+    for span in spans:
+        if span.kind == "number" and span.value.isdigit() and int(span.value) > 24:
+            said_in = re.search(r"\b[Ii]n\s+$", source[:span.start])
+            translation = re.sub(rf"(?<!\w)([Aa]|[Hh]asta|[Dd]esde|[Pp]ara) las? (?={span.value}(?![\w.,]\d)(?!\s*[^\W\d]))",
+                                 lambda m, said_in=said_in: ("En " if m[1] == "A" else "en ") if said_in and m[1] in "Aa"
+                                 else m[1] + " ", translation)
     # The part of a year or month takes no article ("para las finales de 2024"), and with its "a" ("in mid-2026": "a
     # mediados de 2026") no preposition of the model's either ("mover a las a principios de 2025"); nor weekdays from
     # one to another with their "de" ("abierta el de lunes a viernes"), nor days ("desde las del 1 al 14").
