@@ -29,6 +29,23 @@ def test_a_word_is_no_verb_of_the_list_when_a_name_well_known_no_verb_or_no_regu
     assert corpus_verbs.build(pairs) == []
 
 
+RETIRE = [("He retired.", "Él se jubiló."), ("They retired.", "Ellos se jubilaron."), ("I retired.", "Jubilé."),
+          ("She has retired.", "Ella se ha jubilado."), ("He is retiring.", "Él está jubilándose."),
+          ("I retired early.", "Jubilé pronto.")]
+
+
+@pytest.mark.parametrize("pairs, lines", [
+    # Its pronoun before it, before its "haber" or after it, in 4 of 6 forms.
+    (RETIRE, ["retired\tjubil\tse", "retiring\tjubil\tse"]),
+    # In 2 of 6: no reflexive verb.
+    (RETIRE[:2] + [(e, s.replace(" se ", " ").replace("ándose", "ando")) for e, s in RETIRE[2:]],
+     ["retired\tjubil", "retiring\tjubil"]),
+    (RETIRE[:4], ["retired\tjubil"]),  # seen too few times to tell
+])
+def test_a_verb_whose_forms_mostly_take_a_reflexive_pronoun_is_marked_reflexive(pairs, lines):
+    assert corpus_verbs.build(pairs) == lines
+
+
 def test_a_stem_two_verbs_would_claim_says_neither():
     doodles = [(e.replace("scribbl", "doodl"), s) for e, s in SCRIBBLE]
     assert corpus_verbs.build(SCRIBBLE + doodles) == []

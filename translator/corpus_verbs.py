@@ -14,7 +14,8 @@ pairs, and their Spanish is the stem with the highest Dice coefficient over them
 `corpus_nouns.SHARE` of the pairs or more; a verb seen once only when no other stem of its pair scores as well),
 a stem of an "-ar" verb: its words in those pairs mostly take an ending only verbs or participles have
 ("garabateó", not "garabato"), the corpus writes it with an ending only "-ar" verbs have ("garabatear", "garabateando"), and with no
-stem change ("fregar": "friego"). A stem that two verbs would claim says neither.
+stem change ("fregar": "friego"). A stem that two verbs would claim says neither. A verb whose forms the whole split
+mostly writes with a reflexive pronoun ("se jubiló", "me he afeitado", "afeitándose") is marked `se` in a third column.
 
 >>> pairs = [("He scribbled a note.", "Él garabateó una nota."), ("I was scribbling.", "Yo estaba garabateando."),
 ...          ("They scribbled.", "Ellos garabatearon.")]
@@ -23,6 +24,7 @@ stem change ("fregar": "friego"). A stem that two verbs would claim says neither
 """
 
 import collections
+import re
 
 from translator import corpus_nouns, data, nouns, verbs
 from translator.words import AR, VERBAL
@@ -32,6 +34,11 @@ _ONLY_AR = ("ar", "ando", "aba", "aban", "aron", "aste")
 _CHANGED = {"e": "ie", "o": "ue"}
 # The endings that show a verb: those only verbs have, and a participle's ("polluted" is said "contaminado").
 _VERBAL = VERBAL | {"ado", "ada", "ados", "adas"}
+# A verb is reflexive when this share of its forms, of this many or more, take a reflexive pronoun, before it or its
+# "haber" ("se ha jubilado") or after it ("jubilarse").
+REFLEXIVE_SHARE, REFLEXIVE_SEEN = 0.6, 5
+_REFLEXIVE = ("me", "te", "se", "nos", "os")
+_HABER = "he|has|ha|hemos|han|había|habías|habíamos|habían"
 
 
 def _lemma(english):
@@ -75,7 +82,32 @@ def build(pairs):
         if stem and any(stem + ending in known for ending in _ONLY_AR) and not _stem_changes(stem, known):
             said[lemma] = stem
     claims = collections.Counter(said.values())
-    return sorted(f"{form}\t{stem}" for lemma, stem in said.items() if claims[stem] == 1 for form in lemmas[lemma])
+    said = {lemma: stem for lemma, stem in said.items() if claims[stem] == 1}
+    reflexive = _reflexive(set(said.values()), [spanish for _, spanish in pairs])
+    return sorted(f"{form}\t{stem}" + ("\tse" if stem in reflexive else "") for lemma, stem in said.items()
+                  for form in lemmas[lemma])
+
+
+def _reflexive(stems, spanish):
+    """The `stems` whose forms in the `spanish` sentences mostly take a reflexive pronoun (`REFLEXIVE_SHARE`).
+
+    >>> sorted(_reflexive({"jubil", "visit"}, ["Se jubiló.", "Me he jubilado.", "Va a jubilarse.", "Lo visitó."]))
+    []
+    >>> sorted(_reflexive({"jubil"}, ["Se jubiló.", "Me he jubilado.", "Va a jubilarse.", "Se jubilan.", "Jubilé."]))
+    ['jubil']
+    """
+    if not stems:
+        return set()
+    somewhere = re.compile(rf"(?<!\w)(?:{'|'.join(sorted(stems))})", re.IGNORECASE)
+    seen, reflexive = collections.Counter(), collections.Counter()
+    for sentence in filter(somewhere.search, spanish):
+        for stem in stems:
+            for match in verbs.forms(stem).finditer(sentence):
+                before = re.search(rf"(?<!\w)(\w+)\s+(?:(?:{_HABER})\s+)?$", sentence[:match.start()], re.IGNORECASE)
+                seen[stem] += 1
+                reflexive[stem] += (match[3].lower().startswith(_REFLEXIVE)
+                                    or bool(before) and before[1].lower() in _REFLEXIVE)
+    return {stem for stem in stems if seen[stem] >= REFLEXIVE_SEEN and reflexive[stem] >= REFLEXIVE_SHARE * seen[stem]}
 
 
 def _said_with(pairs, spanish_words, spanish_pairs):

@@ -26,8 +26,11 @@ VERBS_FILE = Path(__file__).with_name("corpus_verbs.tsv")
 MAX_COUNT = nouns.MAX_COUNT
 # The verbs each verb hides behind, by its English ending, and their Spanish stems: regular in both languages, and
 # said with their own "-ar" verb in nearly every sentence of the corpus.
-STAND_INS = {"verb_ed": ("visited", "helped"), "verb_ing": ("visiting", "helping")}
-SAID = {"visited": "visit", "visiting": "visit", "helped": "ayud", "helping": "ayud"}
+# A reflexive verb ("retired": "se jubiló") hides behind a reflexive one, whose pronoun the model writes ("se quedó").
+STAND_INS = {"verb_ed": ("visited", "helped"), "verb_ing": ("visiting", "helping"),
+             "verb_ed_se": ("stayed", "complained"), "verb_ing_se": ("staying", "complaining")}
+SAID = {"visited": "visit", "visiting": "visit", "helped": "ayud", "helping": "ayud", "stayed": "qued", "staying": "qued",
+        "complained": "quej", "complaining": "quej"}
 # A gerund or an infinitive takes an accent before the pronouns after it ("visitándolo").
 _ENDINGS = sorted({*AR, "ándo", "ár"}, key=len, reverse=True)
 _ACUTE = str.maketrans("aeiou", "áéíóú")
@@ -36,17 +39,24 @@ BEFORE_E = {"c": "qu", "g": "gu", "z": "c"}
 
 
 def load(path=VERBS_FILE):
-    """`{english: stem}` of every verb form of `path`."""
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
-    return dict(line.split("\t") for line in lines if line.strip() and not line.startswith("#"))
+    """`{english: stem}` of every verb form of `path`, and the set of those of a reflexive verb."""
+    rows = [line.split("\t") for line in Path(path).read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")]
+    return {english: stem for english, stem, *_ in rows}, {english for english, _, *se in rows if se == ["se"]}
 
 
-VERBS = load()
+VERBS, REFLEXIVE = load()
 
 
 def pool(written):
-    """The stand-in pool of the verb form `written`."""
-    return "verb_ing" if written.lower().endswith("ing") else "verb_ed"
+    """The stand-in pool of the verb form `written`: by its ending, and whether it is reflexive (`REFLEXIVE`).
+
+    >>> pool("muttered"), pool("Retiring"), pool("stayed")
+    ('verb_ed', 'verb_ing_se', 'verb_ed_se')
+    """
+    form = written.lower()
+    reflexive = form in REFLEXIVE or form in STAND_INS["verb_ed_se"] + STAND_INS["verb_ing_se"]
+    return ("verb_ing" if form.endswith("ing") else "verb_ed") + ("_se" if reflexive else "")
 
 
 def pattern(pool_name):
