@@ -56,9 +56,11 @@ from typing import NamedTuple
 from translator import nouns, verbs
 from translator.words import (
     ADDRESS,
+    AFTER_COUNTRY,
     BARE_GREETINGS,
     CALLS,
     CLOSINGS,
+    COUNTRIES,
     COUPLE_TITLE,
     DECADES,
     GREETED,
@@ -280,6 +282,12 @@ KINDS = (
     # A world war by its number, which the model knows as "la Segunda Guerra Mundial" but changed for the first ("World
     # War I" came out "la Segunda Guerra Mundial" or "la Guerra Mundial"): as Spanish says it, with its article.
     Kind("war", r"\bWorld\sWar\s(?:II|I)(?![\w-])", "name", ("World War I", "World War II")),
+    # A country or union by the initials English writes it with, which Spanish writes otherwise ("I live in the US."
+    # came out "Vivo en el US.", "The UN met" "El UN conoció"): its "the" with it, as Spanish says it (`COUNTRIES`).
+    # Not before a noun it qualifies ("a US citizen", "the EU rules": left to the model): only before no lower-case
+    # word, or one of `AFTER_COUNTRY` or in "-ed" ("The EU passed a law"); nor inside a name ("the UN Security Council").
+    Kind("country", rf"(?<![\w.-])(?:[Tt]he\s)?(?:{'|'.join(map(re.escape, COUNTRIES))})(?![\w$-]|\.\w|\s+[A-Z])"
+                    rf"(?!\s+(?!(?:{AFTER_COUNTRY})\b|[a-z]+ed\b)[a-z])", "place", ("the US", "U.S.", "the UK", "EU", "the UN")),
     # A vitamin by its letter: "Vitamin C is good for you." came out "Vitamin es bueno para ti.", the letter lost. No
     # article in Spanish, which says it bare where English does ("rica en vitamina C").
     Kind("vitamin", r"(?<![\w-])[Vv]itamin\s[A-EK]\d{0,2}(?![\w-])", "number", ("Vitamin C", "vitamin B12")),
@@ -438,9 +446,9 @@ KINDS = (
     # Emoji (with skin tones, joined sequences and flags) are no text for the model, which writes words for them
     # ("I love this song 😊." -> "… canción de internos"): they are taken out and put back by position, no stand-in.
     Kind("symbol", rf"{EMOJI}(?:\s*{EMOJI})*", None, ("😊", "👍🏽", "❤️", "🇪🇸", "👩‍💻", "❤️❤️", "🎉 🎂")),
-    # Initials with full stops ("U.K."), which the model read letter by letter ("the U.K." -> "los Estados Unidos el
-    # K."): protected as names are, when rare ("U.S." is the corpus' own).
-    Kind("initials", INITIALS, "place", ("U.K.", "E.U.", "A.B.C.")),
+    # Initials with full stops ("N.Y."), which the model read letter by letter ("the U.K." came out "los Estados Unidos
+    # el K.", now a country's): protected as names are, when rare.
+    Kind("initials", INITIALS, "place", ("N.Y.", "E.U.", "A.B.C.")),
     # An everyday noun the corpus barely shows, in Spanish, behind a noun of its gender and number (`translator.nouns`;
     # "printer" came out "printer", "blender" "el blender"): a sentence's first word too ("Recipes"), no name.
     *(Kind(pool, nouns.pattern(pool), pool, ()) for pool in nouns.STAND_INS),
@@ -461,7 +469,7 @@ _NAME_BEFORE = re.compile(rf"(?<![{SENTENCE_END}])\s[A-Z][\w'’.-]*\s$")
 # A verb that moves a day to another: "moved from Tuesday to Thursday" is no range of weekdays.
 _MOVED = re.compile(r"(?i)\b(?:mov|chang|switch|postpon|reschedul|push|shift|delay|swap|bump)\w*")
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
-ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "street", "war", "measure", "numbered", "century",
+ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "street", "war", "country", "measure", "numbered", "century",
           "decade", "part", "label", "greeting", "closing", "address", "range", "time", "phone", "date", "serial", "code",
           "etc", "title", "symbol", "number_name", "rough", "weekdays", "days", "vitamin", "po_box", "grade", "discount",
           "school_year"}
@@ -988,6 +996,7 @@ IN_SPANISH = {"number": spanish_amount, "measure": spanish_measure, "written_dat
               "title": spanish_title, "weekdays": spanish_weekdays, "days": spanish_days, "family": spanish_family,
               "rough": spanish_rough, "school_year": spanish_school_year,
               "number_name": lambda written: NUMBER_NAMES[written.lower()],
+              "country": lambda written: COUNTRIES[written.split()[-1]],
               "address": functools.partial(said_first, phrases=ADDRESS),
               "greeting": spanish_greeting, **dict.fromkeys(nouns.STAND_INS, nouns.spanish),
               **dict.fromkeys(verbs.STAND_INS, lambda written: verbs.VERBS[written.lower()]),
