@@ -287,7 +287,8 @@ KINDS = (
     # Not before a noun it qualifies ("a US citizen", "the EU rules": left to the model): only before no lower-case
     # word, or one of `AFTER_COUNTRY` or in "-ed" ("The EU passed a law"); nor inside a name ("the UN Security Council").
     Kind("country", rf"(?<![\w.-])(?:[Tt]he\s)?(?:{'|'.join(map(re.escape, COUNTRIES))})(?![\w$-]|\.\w|\s+[A-Z])"
-                    rf"(?!\s+(?!(?:{AFTER_COUNTRY})\b|[a-z]+ed\b)[a-z])", "place", ("the US", "U.S.", "the UK", "EU", "the UN")),
+                    rf"(?!\s+(?!(?:{AFTER_COUNTRY})\b|[a-z]+ed\b)[a-z])",
+         "place", ("the US", "U.S.", "the UK", "EU", "the UN")),
     # A vitamin by its letter: "Vitamin C is good for you." came out "Vitamin es bueno para ti.", the letter lost. No
     # article in Spanish, which says it bare where English does ("rica en vitamina C").
     Kind("vitamin", r"(?<![\w-])[Vv]itamin\s[A-EK]\d{0,2}(?![\w-])", "number", ("Vitamin C", "vitamin B12")),
@@ -469,10 +470,10 @@ _NAME_BEFORE = re.compile(rf"(?<![{SENTENCE_END}])\s[A-Z][\w'’.-]*\s$")
 # A verb that moves a day to another: "moved from Tuesday to Thursday" is no range of weekdays.
 _MOVED = re.compile(r"(?i)\b(?:mov|chang|switch|postpon|reschedul|push|shift|delay|swap|bump)\w*")
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
-ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "street", "war", "country", "measure", "numbered", "century",
-          "decade", "part", "label", "greeting", "closing", "address", "range", "time", "phone", "date", "serial", "code",
-          "etc", "title", "symbol", "number_name", "rough", "weekdays", "days", "vitamin", "po_box", "grade", "discount",
-          "school_year"}
+ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "street", "war", "country", "measure", "numbered",
+          "century", "decade", "part", "label", "greeting", "closing", "address", "range", "time", "phone", "date",
+          "serial", "code", "etc", "title", "symbol", "number_name", "rough", "weekdays", "days", "vitamin", "po_box",
+          "grade", "discount", "school_year"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
 # (as the corpus writes it), a written date or a unit in words in the model's own Spanish, a number with a separator,
@@ -1475,7 +1476,8 @@ def restore(translation, source, spans, meanings):
     for span in spans:
         if span.kind == "number" and span.value.isdigit() and int(span.value) > 24:
             said_in = re.search(r"\b[Ii]n\s+$", source[:span.start])
-            translation = re.sub(rf"(?<!\w)([Aa]|[Hh]asta|[Dd]esde|[Pp]ara) las? (?={span.value}(?![\w.,]\d)(?!\s*[^\W\d]))",
+            translation = re.sub(rf"(?<!\w)([Aa]|[Hh]asta|[Dd]esde|[Pp]ara) las? "
+                                 rf"(?={span.value}(?![\w.,]\d)(?!\s*[^\W\d]))",
                                  lambda m, said_in=said_in: ("En " if m[1] == "A" else "en ") if said_in and m[1] in "Aa"
                                  else m[1] + " ", translation)
     # The part of a year or month takes no article ("para las finales de 2024"), and with its "a" ("in mid-2026": "a
