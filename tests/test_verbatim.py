@@ -540,6 +540,7 @@ def test_a_date_with_its_months_name_comes_out_as_spanish_writes_it(tiny_transla
     ("He lives in Europe.", {"He lives in John.": "Él vive en John."}, True, "Él vive en Europa.",
      [["He lives in John."]]),
     ("He was in Europe.", {}, True, "Él estaba en Europa.", []),
+    ("Is Tom Canadian?", {}, True, "¿Tom es canadiense?", []),  # a name beside another, said its way: no garbling
     # Only the name garbled is passed through: the other, said well the model's way, is left to it.
     ("She sang at Carnegie Hall in New York.", {"She sang at John in New York.": "Ella cantó en John en Nueva York."},
      True, "Ella cantó en Carnegie Hall en Nueva York.", [["She sang at John in New York."]]),
@@ -560,6 +561,7 @@ def test_a_name_the_model_knows_but_garbled_is_passed_through_in_a_second_decodi
                                                       "He quotes Lincoln.": "Él cita a los padres.",
                                                       "He lives in Europe.": "Él vive en casa.",
                                                       "He was in Europe.": "Él estaba en Europa.",
+                                                      "Is Tom Canadian?": "¿Tom es canadiense?",
                                                       "She sang at Carnegie Hall in New York.":
                                                           "Ella cantó en Carnegie en Nueva York.",
                                                       "Lincoln was born here.": "El presidente nació aquí.",
@@ -571,13 +573,13 @@ def test_a_name_the_model_knows_but_garbled_is_passed_through_in_a_second_decodi
                                                          "quotes": 9, "Lincoln": 9, "she": 9, "sang": 9, "at": 9,
                                                          "Carnegie": 9, "hall": 9, "in": 9, "New": 9, "York": 9,
                                                          "lives": 9, "was": 9, "Europe": 9, "D": 9, "C": 9, "born": 9,
-                                                         "here": 9, "now": 9})
+                                                         "here": 9, "now": 9, "is": 9, "Canadian": 9})
     monkeypatch.setattr(tiny_translator, "lexicon", LEXICON | {"tren", "va", "a", "él", "dijo", "que", "ganó", "fuimos",
                                                                "vivimos", "en", "ciudad", "de", "méxico", "cita", "los",
                                                                "padres", "lincoln", "ella", "cantó", "nueva",
                                                                "york", "vive", "casa", "estaba", "europa", "nació",
-                                                               "aquí", "presidente", "ahora"})
-    monkeypatch.setattr(tiny_translator, "name_forms", {"Europe": {"europa"}})
+                                                               "aquí", "presidente", "ahora", "es", "canadiense"})
+    monkeypatch.setattr(tiny_translator, "name_forms", {"Europe": {"europa"}, "Canadian": {"canadiense"}})
     monkeypatch.setitem(tiny_translator.pipeline.truecase, "europa", "Europa")
     monkeypatch.setattr(tiny_translator, "placeholders", placeholders)
     assert tiny_translator.translate(source) == expected
@@ -950,6 +952,8 @@ def test_a_name_passed_through_beside_a_span_joins_it():
     ("We climbed Mt Fuji.", "Escalamos el monte Fuji.", []),  # a word the corpus knows capitalised, said its way before
     ("He plays for Manchester United.", "Él juega a Manchester.", ["Manchester United"]),  # after, it was dropped
     ("He plays for Manchester United.", "Él juega a Manchester United.", []),
+    ("Is Tom Canadian?", "¿Tom es canadiense?", []),  # or said as the corpus' Spanish says it
+    ("Is Tom Canadian?", "¿Tom es cantante?", ["Is Tom Canadian"]),
     # A sentence's first word the corpus rarely shows in lower case is part of the name; one it shows often is not.
     ("Fort Worth is near.", "Para el Worth está cerca.", ["Fort Worth"]),
     ("Red Worth is near.", "Rojo Worth está cerca.", []),
@@ -957,7 +961,7 @@ def test_a_name_passed_through_beside_a_span_joins_it():
 def test_a_name_copied_in_part_split_lost_whole_or_a_word_of_it_repeated_is_garbled(source, translation, garbled):
     counts = {"we": 9, "Tom": 9, "Mary": 9, "Monday": 9, "salt": 9, "lake": 9, "city": 9, "Mt": 9, "United": 9, "he": 9,
               "is": 9, "happy": 9, "New": 9, "Year": 9, "new": 90, "year": 90, "fort": 1, "red": 9, "worth": 9}
-    assert garbling.garbled_names(translation, source, counts) == garbled
+    assert garbling.garbled_names(translation, source, counts, {"Canadian": {"canadiense"}}) == garbled
 
 
 @pytest.mark.parametrize("translation, lost", [

@@ -445,7 +445,7 @@ def _folded(word):
     return "".join(c for c in unicodedata.normalize("NFD", word.lower()) if not unicodedata.combining(c))
 
 
-def garbled_names(translation, source, counts):
+def garbled_names(translation, source, counts, forms=None):
     """The names of two words or more in `source` that `translation` garbled: copied in part, the rest neither
     copied nor written as capitalised words of its own ("Salt Lake City" -> "Lake City", "Mexico City" ->
     "México de México"), a copied word written more often than the source writes it ("Cape de Cape"), every
@@ -458,8 +458,9 @@ def garbled_names(translation, source, counts):
     `DAYS` ("Tom Monday" -> "Tom el lunes"), nor a word before the words copied that the corpus `counts` show
     often and mostly capitalised, which the model knows on its own and may write in lower case ("Mt Fuji" -> "monte
     Fuji"), or a form of address opening the name (`ADDRESS`: "Grandma Rose" -> "la abuela Rose"); after them,
-    such a word not written was dropped ("Manchester United" -> "Manchester"). A name copied with a capitalised
-    Spanish article or pronoun right after one of its words is garbled (`_restarted_after`).
+    such a word not written was dropped ("Manchester United" -> "Manchester"), unless said in one of the ways
+    `forms` says it (`translator.name_forms`: "Is Tom Canadian?" -> "¿Tom es canadiense?"). A name copied with a
+    capitalised Spanish article or pronoun right after one of its words is garbled (`_restarted_after`).
 
     >>> counts = {"we": 9}
     >>> [garbled_names(out, "We drove to Salt Lake City.", counts) for out in ("Fuimos a Lake City.",
@@ -479,6 +480,8 @@ def garbled_names(translation, source, counts):
     []
     >>> garbled_names("Cenamos con la abuela Rose.", "We ate with Grandma Rose.", {})
     []
+    >>> [garbled_names("¿Tom es canadiense?", "Is Tom Canadian?", {"is": 9}, forms) for forms in ({}, {"Canadian": {"canadiense"}})]
+    [['Is Tom Canadian'], []]
     >>> garbled_names("Un tercio de Earth es agua.", "One-third of the Earth is water.", {"one": 9, "third": 9})
     []
     """
@@ -504,7 +507,8 @@ def garbled_names(translation, source, counts):
         first_copied = next((i for i, word in enumerate(words) if written[_folded(word)]), len(words))
         known = [word for i, word in enumerate(words)
                  if DAYS.fullmatch(word) or (i < first_copied and (_known_name(word, counts) or (i == 0 and word in ADDRESS)))]
-        missing = [word for word in words if not written[_folded(word)] and word not in known]
+        missing = [word for word in words
+                   if not written[_folded(word)] and word not in known and not _said_in_spanish(word, forms or {}, written)]
         if copied and (len(missing) > own or any(written[word] > in_source[word] for word in copied)
                        or _restarted_after(words, translation, source)):
             garbled.append(match.group())
@@ -550,6 +554,17 @@ def _version(source, match, counts):
     if last in LABELS or DAYS.fullmatch(last) or _known_name(last, counts):
         return None
     return re.match(r"\s\d+(?:\.\d+)*(?![\w-]|[.,]\d)", source[match.end():])
+
+
+def _said_in_spanish(name, forms, written):
+    """Whether one of the `written` words (folded, `_folded`) begins as one of the ways `forms` says `name`
+    (`translator.name_forms`), but for a longer way's last letter ("francesa" for "francés").
+
+    >>> _said_in_spanish("French", {"French": {"francés"}}, {"francesas"}), _said_in_spanish("French", {}, {"french"})
+    (True, False)
+    """
+    return any(word.startswith(_folded(form)[:-1] if len(form) > 4 else _folded(form))
+               for form in forms.get(name, ()) for word in written)
 
 
 def _known_name(word, counts):
@@ -650,9 +665,7 @@ def lost_names(translation, source, counts, lexicon, forms=None):
     if not names:
         return []  # most sentences: nothing to fold
     written = {_folded(word) for word in WORD.findall(translation)}
-    lost = [name for name, opening in names if _folded(name) not in written
-            and not any(word.startswith(_folded(form)[:-1] if len(form) > 4 else _folded(form))
-                        for form in forms.get(name, ()) for word in written)
+    lost = [name for name, opening in names if _folded(name) not in written and not _said_in_spanish(name, forms, written)
             and not (opening and any(word.startswith(_folded(name)[:3]) for word in written))]
     initials = {_folded(name)[0] for name in lost}
     return lost if len(lost) > sum(word[0] in initials for word in _own_names(translation, source)) else []

@@ -322,7 +322,7 @@ class Translator:
             said = {name: its_way for name in set(WORD.findall(text))
                     if (its_way := name_forms.in_spanish(name, self.name_forms or {}, self.pipeline.truecase))}
             spans = garbling.name_spans(text, self.word_counts, spans, said=said)
-        elif garbled := garbling.garbled_names(translation, text, self.word_counts):
+        elif garbled := garbling.garbled_names(translation, text, self.word_counts, self.name_forms):
             # Only the names garbled: the others may be said well the model's way ("Nueva York").
             spans = garbling.name_spans(text, self.word_counts, spans, runs=garbled)
         if apart := garbling.spelled_apart(translation, text):
@@ -352,7 +352,7 @@ class Translator:
         repaired = garbling.repair_invented(translation, text, self.lexicon, self.word_counts, keep)
         return (len(changed), len(garbling.changed_days(translation, text)),
                 len(dropped) + len(garbling.dropped_days(translation, text)),
-                len(garbling.garbled_names(translation, text, self.word_counts))
+                len(garbling.garbled_names(translation, text, self.word_counts, self.name_forms))
                 + len(garbling.spelled_apart(translation, text)) + garbling.said_as_noun(translation, text)
                 + len(garbling.lost_names(translation, text, self.word_counts, self.lexicon, self.name_forms)),
                 len(garbling.invented(repaired, text, self.lexicon, keep))
