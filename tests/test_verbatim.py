@@ -233,6 +233,8 @@ def test_every_example_of_the_table_comes_back_from_behind_its_stand_in(kind, ex
     # A country by its initials, with its "the", as Spanish says it; not before a noun it qualifies.
     ("Tom is in the US now", [("country", "Estados Unidos")]), ("The UN met", [("country", "la ONU")]),
     ("Tom left the U.K.", [("country", "el Reino Unido")]), ("The EU passed it", [("country", "la UE")]),
+    ("The UK left the EU", [("country", "el Reino Unido"), ("country", "la UE")]),  # a verb with no "-ed"
+    ("The office in the U.K. opens at 9", [("country", "el Reino Unido")]),
     ("Tom is a US citizen", [("name", "US")]), ("Tom saw USAF planes", [("name", "USAF")]),
     ("Tom saw the UN Security Council", [("name", "UN Security Council")]),  # inside a name
 ])

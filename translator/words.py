@@ -130,9 +130,12 @@ ADDRESS = {**KIN, **RANKS, **PLACES}
 # Countries and unions by the initials English writes them with, as Spanish says them, with their article.
 COUNTRIES = {"US": "Estados Unidos", "U.S.": "Estados Unidos", "USA": "Estados Unidos", "U.S.A.": "Estados Unidos",
              "UK": "el Reino Unido", "U.K.": "el Reino Unido", "EU": "la UE", "UN": "la ONU"}
-# Words after a country that show it is no noun's qualifier ("the US is", "the UK and", "the EU met").
+# Words after a country that show it is no noun's qualifier ("the US is", "the UK and", "the EU met"): verbs in the
+# past that take no "-ed" ("The UK left the European Union" came out "El UK dejó la izquierda …") or in "-s" that name
+# no thing ("the U.K. opens at 9").
 AFTER_COUNTRY = ("is|was|are|were|has|have|had|will|would|can|could|should|must|may|might|does|did|do|says|said|met|"
-                 "made|took|gave|sent|won|lost|began|became|and|or|but|in|on|at|to|for|with|from|by|of|as|than|that|"
+                 "made|took|gave|sent|won|lost|began|became|left|went|came|got|led|spent|saw|chose|grew|paid|sold|bought|"
+                 "built|held|kept|told|thought|brought|stood|ran|wrote|opens|needs|wants|and|or|but|in|on|at|to|for|with|from|by|of|as|than|that|"
                  "which|who|last|this|next|since|because|before|after|until|now|too|also|again|today|yesterday|tomorrow")
 # Greetings before the name they greet, which the model copied ("Hi Maria, thanks for your email." -> "Hi Maria,
 # gracias por tu correo.", "Good morning Anna" -> "Los buenos días estás listo Anna"), as Spanish says them. "Dear",
