@@ -85,8 +85,16 @@ def test_the_model_is_given_a_number_joined_to_a_unit_after_its_noun(tiny_transl
     ("The 8-year-old asked for a dog.", "The child of 8 years asked for a dog."),  # a verb before a preposition
     ("Tom is a 30-year-old unmarried man.", "Tom is a 30-year-old unmarried man."),  # no age alone: the man's
     ("Tom took a 3-day long trip.", "Tom took a 3-day long trip."),
+    # A country by its initials before the noun it qualifies, and the clause's verb or a joining word after the noun.
+    ("The U.S. economy grew.", "The economy of the U.S. grew."),
+    ("Tom became a US citizen in 2010.", "Tom became a citizen of the US in 2010."),
+    ("The EU rules are strict.", "The rules of the EU are strict."),
+    ("An EU agency was set up.", "An agency of the EU was set up."),  # the article as the noun takes it
+    ("The UK army officer left.", "The UK army officer left."),  # two words after it: which one it qualifies is unsure
+    ("People in the U.S. work at home.", "People in the U.S. work at home."),  # after a preposition: a verb may follow
+    ("The UK left the EU.", "The UK left the EU."),  # a verb after the country
 ])
-def test_a_number_or_century_joined_to_a_unit_before_a_noun_is_given_after_it(typed, given):
+def test_a_number_or_century_joined_to_a_unit_or_a_country_before_a_noun_is_given_after_it(typed, given):
     assert spelling.nouns_first(typed) == given
 
 

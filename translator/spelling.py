@@ -25,14 +25,15 @@ writes its words in the case the corpus writes them most ("Where is the train
 station?"; "TOM" as "Tom", "NASA" as it is where the corpus lacks it) before
 anything else reads it, and the translation comes in the model's case. A
 number joined to a unit before a noun ("a 3-day trip") goes to the model noun
-first (`nouns_first`: "a trip of 3 days").
+first (`nouns_first`: "a trip of 3 days"), as does a country by its initials
+("the U.S. economy": "the economy of the U.S.").
 """
 
 import re
 
 from translator.numbers import EN_WORD, word_value
 from translator.verbatim import DAY_WORD, MIN_COUNT
-from translator.words import UNIT_PLURALS, WORD, starts_sentence
+from translator.words import AFTER_COUNTRY, COUNTRIES, UNIT_PLURALS, WORD, starts_sentence
 
 # Endings and letters British English spells otherwise, as regular expressions on a lower-case word and their
 # American replacements: "colour", "centre", "realise", "analyse", "travelled", "defence", "catalogue",
@@ -156,6 +157,15 @@ _AGE_ALONE = re.compile(rf"{_DETERMINER}(\d{{1,3}}|(?i:{EN_WORD}))-year-old"
                         rf"with)\b|\s+{_VERB_S}|\s+[a-z]+\s+(?:the|a|an|my|your|his|her|its|our|their)\b"
                         r"|\s+[a-z]+ed(?:\s*(?:[.,;:!?]|$)|\s+(?:for|to|at|in|on|with|about|me|him|her|us|them|it)\b))")
 CHILD_UNTIL = 12
+# A country by its initials qualifying a noun, between "the", "a" or "an" and the clause's next verb or joining word
+# ("The U.S. economy grew" came out "Los Estados Unidos la economía creció", "He became a U.S. citizen" "Él se convirtió
+# en Estados Unidos los ciudadanos"): the noun first, "the economy of the U.S.", where the country is one the model
+# says (`translator.verbatim`'s kind "country"). Not after a preposition: "people in the U.S. work from home" has a
+# verb after the country.
+_COUNTRY_BEFORE_NOUN = re.compile(
+    rf"(?<![\w-])((?i:an?|the))\s+({'|'.join(map(re.escape, COUNTRIES))})\s+(?!(?:{AFTER_COUNTRY})\b)(?![a-z]*ed\b)([a-z]+)"
+    rf"(?=\s*(?:[.,;:!?]|$)|\s+(?:(?:{AFTER_COUNTRY})\b|[a-z]+ed\b))")
+_PREPOSITION = re.compile(r"\b(?:in|into|to|from|at|of|for|on|with|by|across|throughout|about|around)\s+$", re.IGNORECASE)
 
 
 def nouns_first(text):
@@ -173,6 +183,8 @@ def nouns_first(text):
     I'm a 30-year-old unmarried woman. The child of 8 years asked for a puppy.
     >>> print(nouns_first("She collects 20th-century posters. Twentieth-century art is here."))
     She collects posters of the 20th century. Art of the twentieth century is here.
+    >>> print(nouns_first("The U.S. economy grew. He became a US citizen in 2010. People in the U.S. work at home."))
+    The economy of the U.S. grew. He became a citizen of the US in 2010. People in the U.S. work at home.
     """
     def article(determiner, noun):
         return determiner[0] + ("n" if noun[0] in "aeiou" else "") if determiner.lower() in ("a", "an") else determiner
@@ -195,7 +207,13 @@ def nouns_first(text):
         if starts_sentence(match.string, match.start()):  # "Twentieth-century art is …": "Art of the twentieth century is …"
             noun, ordinal = noun.capitalize(), ordinal.lower()
         return f"{noun} of the {ordinal} century"
-    return _CENTURY.sub(century_after, _AGE_ALONE.sub(person_of, _COMPOUND.sub(noun_first, text)))
+    def country_after(match):
+        determiner, country, noun = match.groups()
+        if _PREPOSITION.search(match.string[:match.start()]):
+            return match.group()
+        return f"{article(determiner, noun)} {noun} of the {country}"
+    text = _CENTURY.sub(century_after, _AGE_ALONE.sub(person_of, _COMPOUND.sub(noun_first, text)))
+    return _COUNTRY_BEFORE_NOUN.sub(country_after, text)
 
 
 def as_the_corpus(text, counts):
