@@ -135,7 +135,8 @@ COUNTRIES = {"US": "Estados Unidos", "U.S.": "Estados Unidos", "USA": "Estados U
 # no thing ("the U.K. opens at 9").
 AFTER_COUNTRY = ("is|was|are|were|has|have|had|will|would|can|could|should|must|may|might|does|did|do|says|said|met|"
                  "made|took|gave|sent|won|lost|began|became|left|went|came|got|led|spent|saw|chose|grew|paid|sold|bought|"
-                 "built|held|kept|told|thought|brought|stood|ran|wrote|fell|opens|needs|wants|and|or|but|in|on|at|to|for|with|from|by|of|as|than|that|"
+                 "built|held|kept|told|thought|brought|stood|ran|wrote|fell|opens|needs|wants|and|or|but|in|on|at|to|"
+                 "for|with|from|by|of|as|than|that|"
                  "which|who|last|this|next|since|because|before|after|until|now|too|also|again|today|yesterday|tomorrow")
 # Greetings before the name they greet, which the model copied ("Hi Maria, thanks for your email." -> "Hi Maria,
 # gracias por tu correo.", "Good morning Anna" -> "Los buenos días estás listo Anna"), as Spanish says them. "Dear",
