@@ -284,8 +284,9 @@ KINDS = (
     Kind("war", r"\bWorld\sWar\s(?:II|I)(?![\w-])", "name", ("World War I", "World War II")),
     # A country or union by the initials English writes it with, which Spanish writes otherwise ("I live in the US."
     # came out "Vivo en el US.", "The UN met" "El UN conoció"): its "the" with it, as Spanish says it (`COUNTRIES`).
-    # Not before a noun it qualifies ("a US citizen", "the EU rules": left to the model): only before no lower-case
-    # word, or one of `AFTER_COUNTRY` or in "-ed" ("The EU passed a law"); nor inside a name ("the UN Security Council").
+    # Not before a noun it qualifies (`spelling.nouns_first` gives "a US citizen" as "a citizen of the US"; one it
+    # leaves, "the UK army officer", is the model's): only before no lower-case word, or one of `AFTER_COUNTRY` or in
+    # "-ed" ("The EU passed a law"); nor inside a name ("the UN Security Council").
     Kind("country", rf"(?<![\w.-])(?:[Tt]he\s)?(?:{'|'.join(map(re.escape, COUNTRIES))})(?![\w$-]|\.\w|\s+[A-Z])"
                     rf"(?!\s+(?!(?:{AFTER_COUNTRY})\b|[a-z]+ed\b)[a-z])",
          "place", ("the US", "U.S.", "the UK", "EU", "the UN")),
