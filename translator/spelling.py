@@ -33,7 +33,7 @@ import re
 
 from translator.numbers import EN_WORD, word_value
 from translator.verbatim import DAY_WORD, MIN_COUNT
-from translator.words import AFTER_COUNTRY, COUNTRIES, UNIT_PLURALS, WORD, starts_sentence
+from translator.words import AFTER_COUNTRY, COUNTRIES, GOES_ON_AFTER_COUNTRY, UNIT_PLURALS, WORD, starts_sentence
 
 # Endings and letters British English spells otherwise, as regular expressions on a lower-case word and their
 # American replacements: "colour", "centre", "realise", "analyse", "travelled", "defence", "catalogue",
@@ -164,7 +164,7 @@ CHILD_UNTIL = 12
 # verb after the country.
 _COUNTRY_BEFORE_NOUN = re.compile(
     rf"(?<![\w-])((?i:an?|the))\s+({'|'.join(map(re.escape, COUNTRIES))})\s+(?!(?:{AFTER_COUNTRY})\b)(?![a-z]*ed\b)([a-z]+)"
-    rf"(?=\s*(?:[.,;:!?]|$)|\s+(?:(?:{AFTER_COUNTRY})\b|[a-z]+ed\b))")
+    rf"(?=\s*(?:[.,;:!?]|$)|\s+(?:{GOES_ON_AFTER_COUNTRY}))")
 _PREPOSITION = re.compile(r"\b(?:in|into|to|from|at|of|for|on|with|by|across|throughout|about|around)\s+$", re.IGNORECASE)
 
 

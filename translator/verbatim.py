@@ -56,13 +56,13 @@ from typing import NamedTuple
 from translator import nouns, verbs
 from translator.words import (
     ADDRESS,
-    AFTER_COUNTRY,
     BARE_GREETINGS,
     CALLS,
     CLOSINGS,
     COUNTRIES,
     COUPLE_TITLE,
     DECADES,
+    GOES_ON_AFTER_COUNTRY,
     GREETED,
     GREETINGS,
     KIN,
@@ -288,7 +288,7 @@ KINDS = (
     # leaves, "the UK army officer", is the model's): only before no lower-case word, or one of `AFTER_COUNTRY` or in
     # "-ed" ("The EU passed a law"); nor inside a name ("the UN Security Council").
     Kind("country", rf"(?<![\w.-])(?:[Tt]he\s)?(?:{'|'.join(map(re.escape, COUNTRIES))})(?![\w$-]|\.\w|\s+[A-Z])"
-                    rf"(?!\s+(?!(?:{AFTER_COUNTRY})\b|[a-z]+ed\b)[a-z])",
+                    rf"(?!\s+(?!{GOES_ON_AFTER_COUNTRY})[a-z])",
          "place", ("the US", "U.S.", "the UK", "EU", "the UN")),
     # A vitamin by its letter: "Vitamin C is good for you." came out "Vitamin es bueno para ti.", the letter lost. No
     # article in Spanish, which says it bare where English does ("rica en vitamina C").

@@ -138,6 +138,8 @@ AFTER_COUNTRY = ("is|was|are|were|has|have|had|will|would|can|could|should|must|
                  "built|held|kept|told|thought|brought|stood|ran|wrote|fell|opens|needs|wants|and|or|but|in|on|at|to|"
                  "for|with|from|by|of|as|than|that|"
                  "which|who|last|this|next|since|because|before|after|until|now|too|also|again|today|yesterday|tomorrow")
+# A word after a country, or after the noun it qualifies, that shows the clause goes on: one of those, or a verb in "-ed".
+GOES_ON_AFTER_COUNTRY = rf"(?:{AFTER_COUNTRY})\b|[a-z]+ed\b"
 # Greetings before the name they greet, which the model copied ("Hi Maria, thanks for your email." -> "Hi Maria,
 # gracias por tu correo.", "Good morning Anna" -> "Los buenos días estás listo Anna"), as Spanish says them. "Dear",
 # which the corpus never shows before a name (copied: "Dear Maria, gracias ..."), is "Estimado" or "Estimada" by the
