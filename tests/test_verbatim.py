@@ -456,6 +456,7 @@ def test_a_written_date_after_a_preposition_takes_el(translation, restored):
     ("Tom fell to 8% today.", "Tom cayó a las 45 hoy.", "Tom cayó al 8% hoy."),  # no hour: the articles of a number
     ("Tom is at 555-0199.", "Tom está a las 45.", "Tom está al 555-0199."),
     ("Tom is at 1-800-555-0199.", "Tom está a las 45.", "Tom está al 1-800-555-0199."),
+    ("Tom, call +1 (555) 123-4567.", "Tom, llama a 45.", "Tom, llama al +1 (555) 123-4567."),  # "a" alone too
     ("Tom left until March 2027.", "Tom se fue hasta 45.", "Tom se fue hasta marzo de 2027."),  # a month and year
     ("Tom left in March 2027.", "Tom se fue en 45.", "Tom se fue en marzo de 2027."),  # no day: "en" stays
     ("Tom left until March 2027.", "Tom se fue hasta las 45.", "Tom se fue hasta marzo de 2027."),  # nor an hour's

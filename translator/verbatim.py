@@ -359,11 +359,12 @@ KINDS = (
     Kind("date", r"(?<![\w/.-])\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?![\w/]|[/.-]\d)", "number", ("12/05/2024", "2024-05-12")),
     # With the North American "1" before it ("1-800-555-0199" came out "a las 1-800-555-0199", a digit group's).
     # With dots too, in three, three and four digits, no number's grouping ("555.123.4567" came out "a las 555.123.4567").
-    # With its extension ("555-0199 ext. 12" came out "555-0199. 12.").
-    Kind("phone", r"(?<![\w+])(?:\+\d{1,3}(?:[\s-]\d{1,4}){2,5}|(?:1[\s-])?(?:\(\d{2,4}\)\s?)?\d{3,4}(?:[\s-]\d{2,4}){1,3}"
+    # With its extension ("555-0199 ext. 12" came out "555-0199. 12."). With a country's code before an area's in
+    # brackets ("+1 (555) 123-4567" came out "a las +1 (555) 123-4567", read as a number and a phone).
+    Kind("phone", r"(?<![\w+])(?:\+\d{1,3}(?:[\s-]\d{1,4}){2,5}|(?:1[\s-]|\+\d{1,3}\s?)?(?:\(\d{2,4}\)\s?)?\d{3,4}(?:[\s-]\d{2,4}){1,3}"
                   r"|(?<![\d.,])\d{3}\.\d{3}\.\d{4}(?!\.\d))(?:,?\s[Ee]xt\.?\s?\d{1,5})?(?![\w-])",
          "number", ("555-0142", "+34 912 345 678", "(020) 7946 0958", "+44 20 7946 0018", "1-800-555-0199", "555.123.4567",
-                    "555-0199 ext. 12")),
+                    "555-0199 ext. 12", "+1 (555) 123-4567")),
     # A ratio, "3:1" or "16:9", that no time is (a time's minutes are two digits): "en una 3:1: 1 ratio" otherwise.
     # A height in feet and inches, "5'11\"", came out "5 11 \"". Dimensions, "30 x 20 x 15 cm", "30 completas 15 cm 20".
     # A whole number with its fraction, which the model said half in words ("2 1/2 cups" came out "dos 1/2 tazas").
@@ -1443,7 +1444,8 @@ def restore(translation, source, spans, meanings):
     for value in monthly:
         translation = re.sub(rf"(?<!\w)([Ll])os (?={re.escape(value)})", lambda m: ("E" if m[1] == "L" else "e") + "l ",
                              translation)
-    numbers = {span.value for span in spans if span.value.endswith((" por ciento", "%")) or span.kind in ("phone", "discount")}
+    phones = {span.value for span in spans if span.kind == "phone"}
+    numbers = phones | {span.value for span in spans if span.value.endswith((" por ciento", "%")) or span.kind == "discount"}
     for value in days | numbers:
         whole = rf"{re.escape(value)}(?!\w|[.,]\d)"  # a day's "14" is no "145"
         translation = re.sub(rf"(?<!\w)([Aa]|[Dd]e) l(?:as?|os) (?={whole})", r"\1l ", translation)
@@ -1455,6 +1457,8 @@ def restore(translation, source, spans, meanings):
                                      lambda m: "El " if m[0][0].isupper() else "el ", translation)
             translation = re.sub(rf"(?<!\w)([Aa]|[Dd]e) (?={whole})", r"\1l ", translation)
             translation = re.sub(rf"(?<!\w)([Pp]ara|[Hh]asta|[Dd]esde|[Pp]or) (?={whole})", r"\1 el ", translation)
+        elif value in phones:  # and "a" alone is "al" before a phone ("Llama a +44 20 7946 0958" -> "Llama al …")
+            translation = re.sub(rf"(?<!\w)([Aa]) (?={whole})", r"\1l ", translation)
     # A month and its year take no article: "hasta las marzo de 2027" -> "hasta marzo de 2027".
     for month in {span.value for span in spans if span.kind == "written_date" and not span.value[0].isdigit()}:
         translation = re.sub(rf"(?<!\w)([Ll])(?:as?|os) ({re.escape(month[0])})(?={re.escape(month[1:])})",
