@@ -93,6 +93,8 @@ def test_the_model_is_given_a_number_joined_to_a_unit_after_its_noun(tiny_transl
     ("The UK army officer left.", "The UK army officer left."),  # two words after it: which one it qualifies is unsure
     ("People in the U.S. work at home.", "People in the U.S. work at home."),  # after a preposition: a verb may follow
     ("The UK left the EU.", "The UK left the EU."),  # a verb after the country
+    ("A U.S. Navy ship arrived.", "A ship of the U.S. Navy arrived."),  # one of its bodies, whole
+    ("Tom is a US Air Force pilot.", "Tom is a pilot of the US Air Force."),
 ])
 def test_a_number_or_century_joined_to_a_unit_or_a_country_before_a_noun_is_given_after_it(typed, given):
     assert spelling.nouns_first(typed) == given

@@ -21,8 +21,18 @@ logger = logging.getLogger(__name__)
 # King Jr. was", "Apple Inc. was founded").
 BEFORE_NAMES = (*TITLES, "Mt", "Ft", "Gen", "Gov", "Sen", "Capt", "Col", "Lt", "Sgt", "Rev", "P.O")
 BEFORE_NUMBER = "|".join(rf"(?<=\b{word}\.)" for word in ("No", "ext", "Ext", *MONTHS_SHORT))
+# Initials end a sentence only before a word that opens one ("He moved to the U.S. Then he left."): before another
+# capitalised word they are part of a name ("J.K. Rowling", "the U.S. Navy"), which cut in two came out garbled ("I met a
+# U.S. Navy sailor in Tokyo." -> "Me encontré con un Estados Unidos. En Tokio es el marinero en Tokio.").
+OPENERS = ("I", "He", "She", "It", "We", "They", "You", "There", "Here", "This", "That", "These", "Those", "The", "A",
+           "An", "My", "Your", "His", "Her", "Our", "Their", "Its", "But", "And", "So", "Then", "Now", "Also", "However",
+           "What", "Why", "How", "When", "Where", "Who", "Which", "If", "In", "On", "At", "As", "For", "After", "Before",
+           "Since", "While", "Today", "Yesterday", "Tomorrow", "Last", "Next", "Every", "Some", "Many", "Most", "All",
+           "Please", "Yes", "No", "Thanks", "Thank", "Let", "Do", "Does", "Did", "Is", "Are", "Was", "Were", "Can",
+           "Could", "Will", "Would", "Should")
 SENTENCE_BREAK = re.compile(rf"(?<=[{SENTENCE_END}])" + "".join(rf"(?<!\b{re.escape(word)}\.)" for word in BEFORE_NAMES)
-                            + rf"(?!(?:{BEFORE_NUMBER})\s+\d)\s+(?![a-z])")
+                            + rf"(?!(?:{BEFORE_NUMBER})\s+\d)(?!(?<=\b[A-Z]\.[A-Z]\.)\s+(?!(?:{'|'.join(OPENERS)})\b)[A-Z])"
+                            + r"\s+(?![a-z])")
 
 
 def split_sentences(text):
@@ -40,6 +50,8 @@ def split_sentences(text):
     ['Martin Luther King Jr. was a leader.', 'Apple Inc. was founded in 1976.']
     >>> split_sentences("Mt. Fuji was covered with snow. Gen. Grant won. Write to P.O. Box 12.")
     ['Mt. Fuji was covered with snow.', 'Gen. Grant won.', 'Write to P.O. Box 12.']
+    >>> split_sentences("J.K. Rowling met a U.S. Navy sailor. He moved to the U.S. Then he left.")
+    ['J.K. Rowling met a U.S. Navy sailor.', 'He moved to the U.S.', 'Then he left.']
     """
     return [sentence for sentence in SENTENCE_BREAK.split(" ".join(text.split())) if sentence]
 

@@ -32,8 +32,8 @@ first (`nouns_first`: "a trip of 3 days"), as does a country by its initials
 import re
 
 from translator.numbers import EN_WORD, word_value
-from translator.verbatim import DAY_WORD, MIN_COUNT
-from translator.words import AFTER_COUNTRY, COUNTRIES, GOES_ON_AFTER_COUNTRY, UNIT_PLURALS, WORD, starts_sentence
+from translator.verbatim import BODY_WORD, COUNTRY, DAY_WORD, MIN_COUNT
+from translator.words import AFTER_COUNTRY, GOES_ON_AFTER_COUNTRY, UNIT_PLURALS, WORD, starts_sentence
 
 # Endings and letters British English spells otherwise, as regular expressions on a lower-case word and their
 # American replacements: "colour", "centre", "realise", "analyse", "travelled", "defence", "catalogue",
@@ -160,10 +160,10 @@ CHILD_UNTIL = 12
 # A country by its initials qualifying a noun, between "the", "a" or "an" and the clause's next verb or joining word
 # ("The U.S. economy grew" came out "Los Estados Unidos la economía creció", "He became a U.S. citizen" "Él se convirtió
 # en Estados Unidos los ciudadanos"): the noun first, "the economy of the U.S.", where the country is one the model
-# says (`translator.verbatim`'s kind "country"). Not after a preposition: "people in the U.S. work from home" has a
-# verb after the country.
+# says (`translator.verbatim`'s kind "country"). So too one of its bodies ("A U.S. Navy ship arrived." came out "Un
+# barco llegó a U.S. Navy."). Not after a preposition: "people in the U.S. work from home" has a verb after the country.
 _COUNTRY_BEFORE_NOUN = re.compile(
-    rf"(?<![\w-])((?i:an?|the))\s+({'|'.join(map(re.escape, COUNTRIES))})\s+(?!(?:{AFTER_COUNTRY})\b)(?![a-z]*ed\b)([a-z]+)"
+    rf"(?<![\w-])((?i:an?|the))\s+({COUNTRY}{BODY_WORD}*)\s+(?!(?:{AFTER_COUNTRY})\b)(?![a-z]*ed\b)([a-z]+)"
     rf"(?=\s*(?:[.,;:!?]|$)|\s+(?:{GOES_ON_AFTER_COUNTRY}))")
 _PREPOSITION = re.compile(r"\b(?:in|into|to|from|at|of|for|on|with|by|across|throughout|about|around)\s+$", re.IGNORECASE)
 
@@ -185,6 +185,8 @@ def nouns_first(text):
     She collects posters of the 20th century. Art of the twentieth century is here.
     >>> print(nouns_first("The U.S. economy grew. He became a US citizen in 2010. People in the U.S. work at home."))
     The economy of the U.S. grew. He became a citizen of the US in 2010. People in the U.S. work at home.
+    >>> print(nouns_first("A U.S. Navy ship arrived. She is a U.S. Air Force pilot."))
+    A ship of the U.S. Navy arrived. She is a pilot of the U.S. Air Force.
     """
     def article(determiner, noun):
         return determiner[0] + ("n" if noun[0] in "aeiou" else "") if determiner.lower() in ("a", "an") else determiner

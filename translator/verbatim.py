@@ -226,13 +226,17 @@ GRANDPARENTS = ("Grandma", "Granny", "Grandpa", "Grandmother", "Grandfather")
 EDITIONS = ("Pro", "Max", "Plus", "Ultra", "Mini", "mini", "Air", "Lite", "SE", "Home")
 # The last word of a company's name: the words before it are its name, though the corpus knows them ("Apple Inc.").
 COMPANIES = ("Inc", "Corp", "Ltd", "LLC", "Co", "GmbH", "PLC")
+# A country by its initials (`COUNTRIES`), and a capitalised word of one of its bodies after it ("the U.S. Navy", "the
+# US Department of State").
+COUNTRY = rf"(?:{'|'.join(map(re.escape, COUNTRIES))})"
+BODY_WORD = rf"(?:\s+(?:of\s+(?:the\s+)?)?(?!I\b){CAPITALISED})"
 # Initials with full stops: "U.K.", "E.U.".
 INITIALS = r"(?<![\w.])(?:[A-Z]\.){2,}(?!\w)"
-# A run of capitalised words, as in a name; a title, "No." before a number, a label ("Room 214") or kin before a name
-# ("Tell Uncle Sam") starts another, and initials are none ("The U.S.").
+# A run of capitalised words, as in a name; a title, "No." before a number, a label ("Room 214"), kin before a name
+# ("Tell Uncle Sam") or a country ("The US Navy", `COUNTRY`) starts another, and initials are none ("The U.S.").
 KIN_NAME = rf"(?:{'|'.join(KIN)})\s{CAPITALISED}"
 NAME = (rf"(?<![\w-]){CAPITALISED}(?:\s(?:(?:{PARTICLES})\s){{0,2}}"
-        rf"(?!{TITLE}|{NUMBERED}|(?:{LABEL}){LABEL_NUMBER}|{KIN_NAME}|{INITIALS}){CAPITALISED})*(?![\w+&-])")
+        rf"(?!{TITLE}|{NUMBERED}|(?:{LABEL}){LABEL_NUMBER}|{KIN_NAME}|{INITIALS}|{COUNTRY}(?!\w)){CAPITALISED})*(?![\w+&-])")
 # One emoji: a flag (two regional letters), or a symbol with its skin tone, variation and joined symbols.
 EMOJI = (r"(?:[\U0001F1E6-\U0001F1FF]{2}|[\U0001F300-\U0001FAFF\u2600-\u27BF]"
          r"(?:[\uFE0F\U0001F3FB-\U0001F3FF]|\u200D[\U0001F300-\U0001FAFF\u2600-\u27BF])*)")
@@ -282,12 +286,18 @@ KINDS = (
     # A world war by its number, which the model knows as "la Segunda Guerra Mundial" but changed for the first ("World
     # War I" came out "la Segunda Guerra Mundial" or "la Guerra Mundial"): as Spanish says it, with its article.
     Kind("war", r"\bWorld\sWar\s(?:II|I)(?![\w-])", "name", ("World War I", "World War II")),
+    # A country's body, its initials before capitalised words ("the U.S. Navy", "the US Army", "the U.S. Department of
+    # State"), as written: the initials read as the country and the words left to the model came out garbled ("A U.S.
+    # Navy ship arrived." -> "Un Estados Unidos na mar llegó barco.", "She is a U.S. Air Force pilot." -> "… de U.S. a
+    # Forir Force."; `spelling.nouns_first` gives the noun it qualifies first, "a ship of the U.S. Navy").
+    Kind("country_body", rf"(?<![\w.-]){COUNTRY}{BODY_WORD}+(?![\w'’-])",
+         "name", ("U.S. Navy", "US Army", "U.S. Air Force", "UK Parliament", "U.S. Department of State")),
     # A country or union by the initials English writes it with, which Spanish writes otherwise ("I live in the US."
     # came out "Vivo en el US.", "The UN met" "El UN conoció"): its "the" with it, as Spanish says it (`COUNTRIES`).
     # Not before a noun it qualifies (`spelling.nouns_first` gives "a US citizen" as "a citizen of the US"; one it
     # leaves, "the UK army officer", is the model's): only before no lower-case word, or one of `AFTER_COUNTRY` or in
-    # "-ed" ("The EU passed a law"); nor inside a name ("the UN Security Council").
-    Kind("country", rf"(?<![\w.-])(?:[Tt]he\s)?(?:{'|'.join(map(re.escape, COUNTRIES))})(?![\w$-]|\.\w|\s+[A-Z])"
+    # "-ed" ("The EU passed a law"); nor before a capitalised word (a body of it, or a name: "the UN Security Council").
+    Kind("country", rf"(?<![\w.-])(?:[Tt]he\s)?{COUNTRY}(?![\w$-]|\.\w|\s+[A-Z])"
                     rf"(?!\s+(?!{GOES_ON_AFTER_COUNTRY})[a-z])",
          "place", ("the US", "U.S.", "the UK", "EU", "the UN")),
     # A vitamin by its letter: "Vitamin C is good for you." came out "Vitamin es bueno para ti.", the letter lost. No
@@ -472,7 +482,8 @@ _NAME_BEFORE = re.compile(rf"(?<![{SENTENCE_END}])\s[A-Z][\w'’.-]*\s$")
 # A verb that moves a day to another: "moved from Tuesday to Thursday" is no range of weekdays.
 _MOVED = re.compile(r"(?i)\b(?:mov|chang|switch|postpon|reschedul|push|shift|delay|swap|bump)\w*")
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
-ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "street", "war", "country", "measure", "numbered",
+ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "street", "war", "country", "country_body", "measure",
+          "numbered",
           "century", "decade", "part", "label", "greeting", "closing", "address", "range", "time", "phone", "date",
           "serial", "code", "etc", "title", "symbol", "number_name", "rough", "weekdays", "days", "vitamin", "po_box",
           "grade", "discount", "school_year"}
