@@ -299,7 +299,7 @@ KINDS = (
     # "-ed" ("The EU passed a law"); nor before a capitalised word (a body of it, or a name: "the UN Security Council").
     Kind("country", rf"(?<![\w.-])(?:[Tt]he\s)?{COUNTRY}(?![\w$-]|\.\w|\s+[A-Z])"
                     rf"(?!\s+(?!{GOES_ON_AFTER_COUNTRY})[a-z])",
-         "place", ("the US", "U.S.", "the UK", "EU", "the UN")),
+         "place", ("the US", "U.S.", "the UK", "EU", "the UN", "the E.U.")),
     # A vitamin by its letter: "Vitamin C is good for you." came out "Vitamin es bueno para ti.", the letter lost. No
     # article in Spanish, which says it bare where English does ("rica en vitamina C").
     Kind("vitamin", r"(?<![\w-])[Vv]itamin\s[A-EK]\d{0,2}(?![\w-])", "number", ("Vitamin C", "vitamin B12")),
@@ -461,7 +461,7 @@ KINDS = (
     Kind("symbol", rf"{EMOJI}(?:\s*{EMOJI})*", None, ("😊", "👍🏽", "❤️", "🇪🇸", "👩‍💻", "❤️❤️", "🎉 🎂")),
     # Initials with full stops ("N.Y."), which the model read letter by letter ("the U.K." came out "los Estados Unidos
     # el K.", now a country's): protected as names are, when rare.
-    Kind("initials", INITIALS, "place", ("N.Y.", "E.U.", "A.B.C.")),
+    Kind("initials", INITIALS, "place", ("N.Y.", "D.C.", "A.B.C.")),
     # An everyday noun the corpus barely shows, in Spanish, behind a noun of its gender and number (`translator.nouns`;
     # "printer" came out "printer", "blender" "el blender"): a sentence's first word too ("Recipes"), no name.
     *(Kind(pool, nouns.pattern(pool), pool, ()) for pool in nouns.STAND_INS),
@@ -1188,6 +1188,13 @@ def _after_a_name(text, start, counts):
     return bool(before) and before[1][0].isupper() and not counts.get(before[1].lower())
 
 
+def amount(span):
+    """Whether `span` is a number led by its currency or sign ("€2.4", "-5"), which names no version of what comes
+    before it ("Android 14"): "fined Google €2.4 billion", joined as one name, came out "… a Google €2.4.", the
+    billion lost."""
+    return span.kind == "number" and not span.value[0].isdigit()
+
+
 def joined(text, spans):
     """`spans` with neighbours that only spaces part made one, of the first one's kind: the model reads two
     stand-ins side by side as one thing and may glue them ("Android 14" -> "John 45" -> "John5"). A span whose
@@ -1202,7 +1209,7 @@ def joined(text, spans):
     merged = []
     for span in spans:
         last = merged[-1] if merged else None
-        if not last or text[last.end:span.start].strip() or "symbol" in (last.kind, span.kind):
+        if not last or text[last.end:span.start].strip() or "symbol" in (last.kind, span.kind) or amount(span):
             merged.append(span)
         elif last.kind == "number_name":  # "the tracking number 1Z999…": what it names and the number, one span
             merged[-1] = Span(last.start, span.end, last.kind, f"{last.value} {span.value}")
@@ -1504,11 +1511,11 @@ def restore(translation, source, spans, meanings):
                   if value.startswith(("a ", "de ", "del ")) else r"[Ll](?:as?|os)")
         translation = re.sub(rf"(?<!\w)(?:{before}) ({re.escape(value)})",
                              lambda m: m[1][0].upper() + m[1][1:] if opens_sentence(m.string, m.start()) else m[1], translation)
-    # A label, form of address, war, family or title Spanish says comes with its article ("la habitación 214", "la tía
-    # Linda", "el Sr. Tanaka"), a rough count with none ("alrededor de 200"): the model's before its stand-in goes ("ve
-    # a la 45", "del 45", "El 45% de los estudiantes").
+    # A label, form of address, war, family, title or country Spanish says comes with its article ("la habitación 214",
+    # "la tía Linda", "el Sr. Tanaka", "la ONU"), a rough count with none ("alrededor de 200"): the model's before its
+    # stand-in goes ("ve a la 45", "del 45", "El 45% de los estudiantes", "El la ONU y la UE firmaron …").
     for label in {span.value for span in spans if span.kind in ("label", "address", "war", "family", "rough")
-                  or span.kind == "title" and span.value.startswith(("el ", "la "))}:
+                  or span.kind in ("title", "country") and span.value.startswith(("el ", "la "))}:
         def with_its_article(match, label=label):
             article, contracted = match[1], match[2]
             if contracted:  # "del 45" -> "de el andén 9", which `spanish.articles` contracts again

@@ -129,7 +129,8 @@ PLACES = {"Mount": "el monte", "Mt.": "el monte", "Lake": "el lago"}
 ADDRESS = {**KIN, **RANKS, **PLACES}
 # Countries and unions by the initials English writes them with, as Spanish says them, with their article.
 COUNTRIES = {"US": "Estados Unidos", "U.S.": "Estados Unidos", "USA": "Estados Unidos", "U.S.A.": "Estados Unidos",
-             "UK": "el Reino Unido", "U.K.": "el Reino Unido", "EU": "la UE", "UN": "la ONU"}
+             "UK": "el Reino Unido", "U.K.": "el Reino Unido", "EU": "la UE", "E.U.": "la UE", "UN": "la ONU",
+             "U.N.": "la ONU"}
 # Words after a country that show it is no noun's qualifier ("the US is", "the UK and", "the EU met"): verbs in the
 # past that take no "-ed" ("The UK left the European Union" came out "El UK dejó la izquierda …") or in "-s" that name
 # no thing ("the U.K. opens at 9").
