@@ -240,6 +240,8 @@ def test_every_example_of_the_table_comes_back_from_behind_its_stand_in(kind, ex
     ("The US Navy sent a ship", [("country_body", "US Navy")]),  # not cut after "The" as a name
     ("Tom fined Google €2.4 billion", [("name", "Google"), ("number", "€2.4")]),  # an amount joins no name
     ("Tom likes Android 14", [("name", "Android 14")]),  # but a version does
+    ('Tom read "The Old Man and the Sea"', [("quoted_title", "The Old Man and the Sea")]),  # a title in quotes
+    ('Tom said "hello" and "good night"', []),  # words in lower case: no title
 ])
 def test_rare_names_and_numbers_of_two_digits_or_more_are_protected(text, expected):
     assert values(text) == expected
@@ -460,6 +462,7 @@ def test_a_written_date_after_a_preposition_takes_el(translation, restored):
     ("Tom is at 555-0199.", "Tom está a las 45.", "Tom está al 555-0199."),
     ("Tom is at 1-800-555-0199.", "Tom está a las 45.", "Tom está al 1-800-555-0199."),
     ("Tom, call +1 (555) 123-4567.", "Tom, llama a 45.", "Tom, llama al +1 (555) 123-4567."),  # "a" alone too
+    ('Tom loves "Star Wars" films.', 'A Tom le encantan "películas" John.', 'A Tom le encantan películas "Star Wars".'),
     ("The UN met Tom.", "El Texas conoció a Tom.", "La ONU conoció a Tom."),  # a country with its article: the model's goes
     ("Tom flew from the UK.", "Tom voló del Texas.", "Tom voló de el Reino Unido."),  # `spanish.articles` contracts it
     ("Tom left until March 2027.", "Tom se fue hasta 45.", "Tom se fue hasta marzo de 2027."),  # a month and year
@@ -783,10 +786,11 @@ def test_the_shipped_model_keeps_names_numbers_and_spans_it_never_saw():
     translator = Translator.load(DEFAULT_MODEL, jit_compile=False)
     sentences = ["Olusegun lives in Tegucigalpa.", "Wojciech has 250 cats.", "My friend Leilani was born in 1999.",
                  "Call me at 555-0142 tonight.", "Dr. Okonkwo will see you now.", "Visit https://example.org today.",
-                 "I met a U.S. Navy sailor in Tokyo.", "Call me at +1 (555) 123-4567.", "The company fined Google €2.4 billion."]
+                 "I met a U.S. Navy sailor in Tokyo.", "Call me at +1 (555) 123-4567.", "The company fined Google €2.4 billion.",
+                 'I read "The Old Man and the Sea" last summer.']
     words = [["Olusegun", "Tegucigalpa"], ["Wojciech", "250"], ["Leilani", "1999"], ["555-0142"], ["Dr. Okonkwo"],
              ["https://example.org"], ["U.S. Navy", "Tokio"], ["al +1 (555) 123-4567"],
-             ["Google", "€2.4 mil millones"]]
+             ["Google", "€2.4 mil millones"], ['"The Old Man and the Sea"']]
     for translation, expected in zip(translator.translate(sentences, beam_size=4), words, strict=True):
         assert all(translation.count(word) == 1 for word in expected), translation  # each once: none lost nor repeated
 

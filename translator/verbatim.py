@@ -230,6 +230,8 @@ COMPANIES = ("Inc", "Corp", "Ltd", "LLC", "Co", "GmbH", "PLC")
 # US Department of State").
 COUNTRY = rf"(?:{'|'.join(map(re.escape, COUNTRIES))})"
 BODY_WORD = rf"(?:\s+(?:of\s+(?:the\s+)?)?(?!I\b){CAPITALISED})"
+# The words a title leaves in lower case between its capitalised ones ("The Lord of the Rings").
+SMALL_TITLE_WORDS = "a|an|the|of|and|or|nor|but|in|on|at|to|for|with|by|from|as|vs"
 # Initials with full stops: "U.K.", "E.U.".
 INITIALS = r"(?<![\w.])(?:[A-Z]\.){2,}(?!\w)"
 # A run of capitalised words, as in a name; a title, "No." before a number, a label ("Room 214"), kin before a name
@@ -263,6 +265,10 @@ KINDS = (
     Kind("path", r"(?:[A-Za-z]:\\|~/|\.{1,2}/|(?<![\w.])/)[\w.\\/-]*\w"
                  rf"|(?<![\w.])(?:[\w-]+/)*[\w-]+(?:\.[\w-]+)*\.(?:{FILE_ENDINGS})\b(?:/[\w.~%+=&?#/-]*[\w/])?", "place",
          ("config.yaml", "/etc/hosts", "docs/notes.txt", "C:\\Users\\ana\\a.doc", "example.org", "github.com/keras-team")),
+    # A title in quotes, its words capitalised ("I read "The Old Man and the Sea" last summer." came out "Leí " Los Old
+    # Man y el último verano."), as written, the quotes the model's: a book's, film's or song's name.
+    Kind("quoted_title", rf'(?<=")(?:{CAPITALISED}|\d+)(?:\s(?:(?:{SMALL_TITLE_WORDS})\s)*(?:{CAPITALISED}|\d+))+(?=")', "name",
+         ()),
     Kind("days", f"{DAYS_RANGE}|{DATES_RANGE}", "number",
          ("from the 1st to the 14th", "from the third to the ninth of June", "from July 1 to July 15", "July 4-6")),
     # The day in words too: "the tenth of May" came out "el diez de mayo de mayo", "the second of January" "el segundo";
@@ -482,7 +488,7 @@ _NAME_BEFORE = re.compile(rf"(?<![{SENTENCE_END}])\s[A-Z][\w'’.-]*\s$")
 # A verb that moves a day to another: "moved from Tuesday to Thursday" is no range of weekdays.
 _MOVED = re.compile(r"(?i)\b(?:mov|chang|switch|postpon|reschedul|push|shift|delay|swap|bump)\w*")
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
-ALWAYS = {"url", "email", "handle", "path", "written_date", "day", "street", "war", "country", "country_body", "measure",
+ALWAYS = {"url", "email", "handle", "path", "quoted_title", "written_date", "day", "street", "war", "country", "country_body", "measure",
           "numbered",
           "century", "decade", "part", "label", "greeting", "closing", "address", "range", "time", "phone", "date",
           "serial", "code", "etc", "title", "symbol", "number_name", "rough", "weekdays", "days", "vitamin", "po_box",
@@ -1567,7 +1573,26 @@ def restore(translation, source, spans, meanings):
             translation = re.sub(rf"(?<=[^\s,]),(?={re.escape(span.value)})", ", ", translation)
     for first, second in zip(spans, spans[1:]):
         translation = translation.replace(f"{first.value} of {second.value}", f"{first.value} de {second.value}")
-    return spanish_calendar(translation, source), notes
+    return spanish_calendar(quoted(translation, source, spans), source), notes
+
+
+def quoted(translation, source, spans):
+    """`translation` with each title `source` quotes (kind "quoted_title") in its quotes, where they are all the quotes
+    the source holds: the model put them around another word or lost one.
+
+    >>> spans = [Span(10, 19, "quoted_title", "Star Wars")]
+    >>> quoted('Le encanta "películas" Star Wars.', 'He loves "Star Wars" movies.', spans)
+    'Le encanta películas "Star Wars".'
+    >>> quoted('¿Leíste " Star Wars?', 'Did you read "Star Wars"?', spans)
+    '¿Leíste "Star Wars"?'
+    """
+    titles = [span.value for span in spans if span.kind == "quoted_title"]
+    if not titles or source.count('"') != 2 * len(titles):
+        return translation
+    translation = re.sub(r" {2,}", " ", translation.replace('"', ""))
+    for title in titles:
+        translation = re.sub(rf"(?<!\w){re.escape(title)}(?!\w)", lambda m: f'"{m[0]}"', translation, count=1)
+    return translation
 
 
 def _verb_kept(translation, stand_in, english, notes):
