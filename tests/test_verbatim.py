@@ -238,6 +238,7 @@ def test_every_example_of_the_table_comes_back_from_behind_its_stand_in(kind, ex
     ("Tom is a US citizen", [("name", "US")]), ("Tom saw USAF planes", [("name", "USAF")]),
     ("Tom saw the UN Security Council", [("country_body", "UN Security Council")]),  # one of its bodies, whole
     ("The US Navy sent a ship", [("country_body", "US Navy")]),  # not cut after "The" as a name
+    ("The WHO declared it over", [("country", "la OMS")]), ("The IMF cut it", [("country", "el FMI")]),  # bodies of nations
     ("Tom fined Google €2.4 billion", [("name", "Google"), ("number", "€2.4")]),  # an amount joins no name
     ("Tom likes Android 14", [("name", "Android 14")]),  # but a version does
     ('Tom read "The Old Man and the Sea"', [("quoted_title", "The Old Man and the Sea")]),  # a title in quotes

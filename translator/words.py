@@ -127,16 +127,17 @@ RANKS = {"Queen": "la reina", "King": "el rey", "Prince": "el príncipe", "Princ
 # ("Quiero escalar el monte. El monte."), "Mount Fuji" "Moaza".
 PLACES = {"Mount": "el monte", "Mt.": "el monte", "Lake": "el lago"}
 ADDRESS = {**KIN, **RANKS, **PLACES}
-# Countries and unions by the initials English writes them with, as Spanish says them, with their article.
+# Countries, unions and bodies of nations by the initials English writes them with, as Spanish says them, with
+# their article.
 COUNTRIES = {"US": "Estados Unidos", "U.S.": "Estados Unidos", "USA": "Estados Unidos", "U.S.A.": "Estados Unidos",
              "UK": "el Reino Unido", "U.K.": "el Reino Unido", "EU": "la UE", "E.U.": "la UE", "UN": "la ONU",
-             "U.N.": "la ONU"}
+             "U.N.": "la ONU", "WHO": "la OMS", "NATO": "la OTAN", "IMF": "el FMI"}
 # Words after a country that show it is no noun's qualifier ("the US is", "the UK and", "the EU met"): verbs in the
 # past that take no "-ed" ("The UK left the European Union" came out "El UK dejó la izquierda …") or in "-s" that name
 # no thing ("the U.K. opens at 9").
 AFTER_COUNTRY = ("is|was|are|were|has|have|had|will|would|can|could|should|must|may|might|does|did|do|says|said|met|"
                  "made|took|gave|sent|won|lost|began|became|left|went|came|got|led|spent|saw|chose|grew|paid|sold|bought|"
-                 "built|held|kept|told|thought|brought|stood|ran|wrote|fell|opens|needs|wants|and|or|but|in|on|at|to|"
+                 "built|held|kept|told|thought|brought|stood|ran|wrote|fell|cut|set|put|opens|needs|wants|and|or|but|in|on|at|to|"
                  "for|with|from|by|of|as|than|that|"
                  "which|who|last|this|next|since|because|before|after|until|now|too|also|again|today|yesterday|tomorrow")
 # A word after a country, or after the noun it qualifies, that shows the clause goes on: one of those, or a verb in "-ed".
