@@ -488,11 +488,10 @@ _NAME_BEFORE = re.compile(rf"(?<![{SENTENCE_END}])\s[A-Z][\w'’.-]*\s$")
 # A verb that moves a day to another: "moved from Tuesday to Thursday" is no range of weekdays.
 _MOVED = re.compile(r"(?i)\b(?:mov|chang|switch|postpon|reschedul|push|shift|delay|swap|bump)\w*")
 # Kinds protected whatever the corpus counts; a number when of two digits or more, a name when rare (see `wanted`).
-ALWAYS = {"url", "email", "handle", "path", "quoted_title", "written_date", "day", "street", "war", "country", "country_body", "measure",
-          "numbered",
-          "century", "decade", "part", "label", "greeting", "closing", "address", "range", "time", "phone", "date",
-          "serial", "code", "etc", "title", "symbol", "number_name", "rough", "weekdays", "days", "vitamin", "po_box",
-          "grade", "discount", "school_year"}
+ALWAYS = {"url", "email", "handle", "path", "quoted_title", "written_date", "day", "street", "war", "country_body",
+          "country", "measure", "numbered", "century", "decade", "part", "label", "greeting", "closing", "address",
+          "range", "time", "phone", "date", "serial", "code", "etc", "title", "symbol", "number_name", "rough",
+          "weekdays", "days", "vitamin", "po_box", "grade", "discount", "school_year"}
 # Spans first left to the model (`tried`): a sentence holding one is decoded with them as written too, and that
 # translation is kept when each of them is still in it (`kept_by_model`): a time, "at 2:30" -> "a las dos y media"
 # (as the corpus writes it), a written date or a unit in words in the model's own Spanish, a number with a separator,

@@ -137,8 +137,8 @@ COUNTRIES = {"US": "Estados Unidos", "U.S.": "Estados Unidos", "USA": "Estados U
 # no thing ("the U.K. opens at 9").
 AFTER_COUNTRY = ("is|was|are|were|has|have|had|will|would|can|could|should|must|may|might|does|did|do|says|said|met|"
                  "made|took|gave|sent|won|lost|began|became|left|went|came|got|led|spent|saw|chose|grew|paid|sold|bought|"
-                 "built|held|kept|told|thought|brought|stood|ran|wrote|fell|cut|set|put|opens|needs|wants|and|or|but|in|on|at|to|"
-                 "for|with|from|by|of|as|than|that|"
+                 "built|held|kept|told|thought|brought|stood|ran|wrote|fell|cut|set|put|opens|needs|wants|"
+                 "and|or|but|in|on|at|to|for|with|from|by|of|as|than|that|"
                  "which|who|last|this|next|since|because|before|after|until|now|too|also|again|today|yesterday|tomorrow")
 # A word after a country, or after the noun it qualifies, that shows the clause goes on: one of those, or a verb in "-ed".
 GOES_ON_AFTER_COUNTRY = rf"(?:{AFTER_COUNTRY})\b|[a-z]+ed\b"
