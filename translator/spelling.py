@@ -33,7 +33,7 @@ import re
 
 from translator.numbers import EN_WORD, word_value
 from translator.verbatim import BODY_WORD, COUNTRY, DAY_WORD, MIN_COUNT
-from translator.words import AFTER_COUNTRY, GOES_ON_AFTER_COUNTRY, UNIT_PLURALS, WORD, starts_sentence
+from translator.words import GOES_ON_AFTER_COUNTRY, UNIT_PLURALS, WORD, starts_sentence
 
 # Endings and letters British English spells otherwise, as regular expressions on a lower-case word and their
 # American replacements: "colour", "centre", "realise", "analyse", "travelled", "defence", "catalogue",
@@ -163,7 +163,7 @@ CHILD_UNTIL = 12
 # says (`translator.verbatim`'s kind "country"). So too one of its bodies ("A U.S. Navy ship arrived." came out "Un
 # barco llegó a U.S. Navy."). Not after a preposition: "people in the U.S. work from home" has a verb after the country.
 _COUNTRY_BEFORE_NOUN = re.compile(
-    rf"(?<![\w-])((?i:an?|the))\s+({COUNTRY}{BODY_WORD}*)\s+(?!(?:{AFTER_COUNTRY})\b)(?![a-z]*ed\b)([a-z]+)"
+    rf"(?<![\w-])((?i:an?|the))\s+({COUNTRY}{BODY_WORD}*)\s+(?!{GOES_ON_AFTER_COUNTRY}|ed\b)([a-z]+)"
     rf"(?=\s*(?:[.,;:!?]|$)|\s+(?:{GOES_ON_AFTER_COUNTRY}))")
 _PREPOSITION = re.compile(r"\b(?:in|into|to|from|at|of|for|on|with|by|across|throughout|about|around)\s+$", re.IGNORECASE)
 
