@@ -9,6 +9,7 @@ EPOCHS ?=
 RUNS ?=
 OVERWRITE ?=
 DATA ?=
+MORE ?=
 MODEL ?= saved_models/en-es
 SENTENCE ?= Where is the train station?
 BEAM ?=
@@ -32,7 +33,7 @@ data: $(STAMP)
 # The whole recipe of the shipped model (hours; resumable: run it again after a stop), or one PRESET run.
 train: $(STAMP)
 	$(PY) -m translator train $(if $(PRESET),--preset $(PRESET) $(if $(EPOCHS),--epochs $(EPOCHS)),--recipe $(RECIPE)) \
-		$(if $(DATA),--data "$(DATA)") $(if $(RUNS),--runs "$(RUNS)") $(if $(filter 1 yes true,$(OVERWRITE)),--overwrite)
+		$(if $(DATA),--data "$(DATA)") $(if $(MORE),--more-data "$(MORE)") $(if $(RUNS),--runs "$(RUNS)") $(if $(filter 1 yes true,$(OVERWRITE)),--overwrite)
 
 # The sentence as typed: expanded, "$84.99" would reach the translator as "4.99" (make reads "$8" as a variable, and so
 # would the shell in double quotes); in single quotes, each of its own written '\''.
@@ -41,7 +42,7 @@ translate: $(STAMP)
 		'$(subst ','\'',$(value SENTENCE))'
 
 evaluate: $(STAMP)
-	$(PY) -m translator evaluate --model "$(MODEL)" $(if $(DATA),--data "$(DATA)") $(if $(BEAM),--beam $(BEAM)) $(if $(XLA),--xla $(XLA)) $(if $(GLOSSARY),--glossary "$(GLOSSARY)")
+	$(PY) -m translator evaluate --model "$(MODEL)" $(if $(DATA),--data "$(DATA)") $(if $(MORE),--more-data "$(MORE)") $(if $(BEAM),--beam $(BEAM)) $(if $(XLA),--xla $(XLA)) $(if $(GLOSSARY),--glossary "$(GLOSSARY)")
 
 export: $(STAMP)
 	$(PY) -m translator export --model "$(MODEL)"

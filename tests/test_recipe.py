@@ -2,6 +2,7 @@
 and no training command writes over a model directory unless told to."""
 
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -199,3 +200,15 @@ def test_a_stage_that_only_finished_stages_read_is_not_needed(tmp_path):
     assert recipe.needed(declared, tmp_path) == {"tiny-mean", "tiny-distilled", "tiny-student"}
     finish("tiny-student")
     assert recipe.needed(declared, tmp_path) == {"tiny-student"}
+
+
+def test_a_stage_committed_to_the_repository_is_taken_not_trained_again(tiny_recipe, monkeypatch, caplog):
+    folder, corpus, _ = tiny_recipe
+    first = recipe.RECIPES["tiny"][0]
+    committed = folder / "repository" / recipe.STAGES_DIR / "tiny" / first["name"]
+    shutil.copytree(folder / "work" / "tiny" / "models" / first["name"], committed)
+    monkeypatch.setitem(recipe.RECIPES, "tiny", [first])
+    with caplog.at_level("INFO"):
+        final = recipe.run("tiny", runs_dir=folder / "fresh", output_dir=folder / "repository", data_path=corpus)
+    assert f"stage {first['name']}: the committed model" in caplog.text and "done before" in caplog.text
+    assert (final / model_dir.MODEL_FILE).read_bytes() == (committed / model_dir.MODEL_FILE).read_bytes()

@@ -25,55 +25,64 @@ def test_a_sentence_ends_only_before_a_word_that_is_not_lower_case():
         "Martin Luther King Jr. was born in 1929.", "Apple Inc. was founded.", "Wait… what?"]
 
 
-def test_runs_of_words_fit_the_limit():
-    assert segments.word_runs(["a", "b", "c"], [1, 1, 1], 2) == [("a b", 2), ("c", 1)]
-    assert segments.word_runs(["a", "b"], [1, 1], 5) == [("a b", 2)]
-    # A word over the limit cannot be cut: it stands alone.
-    assert segments.word_runs(["a", "long", "b"], [1, 9, 1], 2) == [("a", 1), ("long", 9), ("b", 1)]
+def pieces(sentence, max_tokens, count_tokens=count_words):
+    """The pieces of one sentence, which are the sentence itself joined back: nothing is added to them, nor lost."""
+    _, cut, _ = segments.split([sentence], count_tokens, max_tokens)
+    assert " ".join(cut) == sentence
+    return cut
 
 
-def runs(sentence, max_tokens):
-    words = sentence.split()
-    return [run for run, _ in segments.word_runs(words, [1] * len(words), max_tokens)]
+def test_a_long_sentence_is_cut_at_semicolons_and_colons_before_commas_and_keeps_its_marks():
+    # A full stop closing each piece but the last made one sentence of the news several ("... ate well. then, ...").
+    assert pieces("One two, three four five six; seven.", 6) == ["One two, three four five six;", "seven."]
+    assert pieces("The plan was simple: go north, then, at dawn, turn west.", 8) == [
+        "The plan was simple:", "go north, then, at dawn, turn west."]
+    # A stretch between semicolons still too long is cut at its commas.
+    assert pieces("It rained, and it rained hard, all day; we stayed in.", 5) == [
+        "It rained,", "and it rained hard,", "all day;", "we stayed in."]
+    # A closing quote stays after its comma.
+    assert pieces('He said "no," and then he left the room.', 6) == ['He said "no,"', "and then he left the room."]
 
 
-def test_a_sentence_is_cut_where_its_runs_read_as_sentences():
-    # Filling each run up to the limit cut "... after four years of | work." and "... due on the | 30th.".
-    assert runs("It opened on May 27, 1937, after four years of work.", 9) == [
-        "It opened on May 27, 1937,", "after four years of work."]
-    assert runs("The total is 12 and it is due on the 30th.", 9) == ["The total is 12", "and it is due on the 30th."]
-    # Not after a word that leans on the next, nor leaving a word or two alone.
-    assert runs("We saw the old red barn near the big river", 7) == ["We saw the old red barn", "near the big river"]
-    # Cuts at two commas cost less than one in mid-clause.
-    assert runs("Tom, my brother, and Mary went to the old mill together", 8) == [
-        "Tom, my brother,", "and Mary went to the old mill together"]
+def test_a_sentence_without_marks_is_cut_between_words_into_even_pieces_that_fit():
+    # Filled to the limit, the first piece left the second a word or three.
+    cut = pieces("We walked along the old river road to town.", 6)
+    assert sorted(count_words(cut)) == [4, 5]
+    assert not any(piece.endswith(".") for piece in cut[:-1])
 
 
-def test_split_keeps_fitting_sentences_whole_and_remembers_owners(caplog):
-    texts = ["One. Two three.", "", "Four five six seven eight."]
-    owners, pieces, sizes = segments.split(texts, count_words, max_tokens=4)
-    # Each run of a sentence cut, but its last, is closed as a sentence: the model goes on writing after a run that
-    # stops in mid-clause.
-    assert pieces == ["One.", "Two three.", "Four five six.", "seven eight."]
-    assert owners == [0, 0, 2, 2]
-    assert sizes == [1, 2, 3, 2]
-    assert [record.levelno for record in caplog.records if record.name == segments.__name__] == [logging.WARNING]
+def test_a_word_longer_than_the_limit_stays_one_piece():
+    def count_letters(strings):
+        return [len(string.replace(" ", "")) for string in strings]
+
+    assert pieces("Go to Llanfairpwllgwyngyll now.", 8, count_letters) == ["Go to", "Llanfairpwllgwyngyll", "now."]
 
 
-def test_a_sentence_is_not_cut_inside_a_range_kept_whole():
-    assert segments.split(["One two three four."], count_words, max_tokens=3)[1] == ["One two.", "three four."]
-    kept = segments.split(["One two three four."], count_words, max_tokens=3, kept=lambda sentence: [(4, 13)])
-    assert kept[1] == ["One.", "two three.", "four."]
-
-
-def test_split_warns_only_when_a_sentence_is_cut(caplog):
-    segments.split(["One two three. Four."], count_words, max_tokens=3)
+def test_a_sentence_that_fits_stays_whole_and_warns_nothing(caplog):
+    texts = ["Yes, we came; we saw: we left.", "One two three. Four."]
+    assert segments.split(texts, count_words, max_tokens=7)[1] == ["Yes, we came; we saw: we left.", "One two three.",
+                                                                    "Four."]
     assert not [record for record in caplog.records if record.name == segments.__name__]
 
 
+def test_split_remembers_each_pieces_owner_and_size_and_warns_once(caplog):
+    texts = ["One. Two three.", "", "Four five, six seven eight.", "Nine ten eleven twelve thirteen."]
+    owners, cut, sizes = segments.split(texts, count_words, max_tokens=4)
+    assert cut == ["One.", "Two three.", "Four five,", "six seven eight.", "Nine ten", "eleven twelve thirteen."]
+    assert owners == [0, 0, 2, 2, 3, 3]
+    assert sizes == [1, 2, 2, 3, 2, 3]
+    assert [(record.levelno, "punctuation" in record.getMessage())
+            for record in caplog.records if record.name == segments.__name__] == [(logging.WARNING, True)]
+
+
+def test_a_sentence_is_not_cut_inside_a_range_kept_whole():
+    kept = segments.split(["One two three four five."], count_words, max_tokens=3, kept=lambda sentence: [(8, 18)])
+    assert kept[1] == ["One two", "three four five."]
+
+
 def test_join_undoes_split():
-    texts = ["One. Two three.", "", "   ", "Four five six seven eight."]
-    owners, pieces, _ = segments.split(texts, count_words, max_tokens=4)
-    assert segments.join(owners, pieces, len(texts)) == ["One. Two three.", "", "", "Four five six. seven eight."]
+    texts = ["One. Two three.", "", "   ", "Four five, six seven eight."]
+    owners, cut, _ = segments.split(texts, count_words, max_tokens=4)
+    assert segments.join(owners, cut, len(texts)) == ["One. Two three.", "", "", "Four five, six seven eight."]
     # Pieces translated to nothing leave no double spaces.
     assert segments.join([0, 0, 0], ["a", "", "b"], 1) == ["a b"]

@@ -12,8 +12,10 @@ import pytest
 import tensorflow as tf
 
 from translator import decoding
+from translator.config import preset
 from translator.decoding import LENGTH_BUCKET
 from translator.model import Transformer
+from translator.text import TextPipeline
 from translator.tokens import END, START, UNK
 from translator.translate import Translator
 
@@ -69,8 +71,28 @@ def test_long_text_is_split_at_sentences_with_a_warning_only_when_needed(tiny_tr
     assert not ours(caplog)
     tiny_translator.translate(["Tom " * 50, "Tom " * 60])
     assert [(record.levelname, record.getMessage()) for record in ours(caplog)] == [
-        ("WARNING", "2 sentence(s) of more than the model's 12 tokens (up to 60): translating them in pieces")
+        ("WARNING", "2 sentence(s) of more than the model's 12 tokens (up to 60): cut at their punctuation, else between words")
     ]
+
+
+def test_a_sentence_longer_than_the_old_limit_goes_through_whole(pairs, caplog):
+    # The old model read 24 pieces and cut longer sentences into fragments closed with full stops; the default
+    # preset reads 128, and a sentence that fits is one piece, with nothing added.
+    assert preset("default").sequence_length >= 128
+    config = preset("tiny", sequence_length=64)
+    english, spanish = zip(*pairs)
+    pipeline = TextPipeline.adapt(config, english, spanish)
+    config = config.replace(source_vocab_size=len(pipeline.source_vocabulary),
+                            target_vocab_size=len(pipeline.target_vocabulary))
+    model = Transformer(config)
+    model.build()
+    translator = Translator(model, pipeline, config, placeholders=False)
+    sentence = "Tom and Mary are here, " + " and ".join(["I like cats"] * 9) + ", but where is the station?"
+    assert 24 < translator.token_counts([sentence])[0] <= 64
+    _, pieces, _ = translator.pieces([sentence])
+    assert pieces == [sentence]
+    translator.translate(sentence)
+    assert not ours(caplog)
 
 
 def test_a_long_sentence_is_never_cut_inside_a_span(tiny_translator):

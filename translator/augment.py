@@ -70,3 +70,24 @@ def copy_augment(pairs, share, seed=0):
                 english, spanish = _swap(pattern, english, spanish, invented_number(number, rng))
         augmented.append((english, spanish))
     return augmented
+
+
+def concatenate(pairs, share, seed=0):
+    """Extra training pairs made of 2 to 4 of `pairs` joined, English to English and Spanish to Spanish.
+
+    The everyday corpus is of short sentences; joined, they teach a model
+    that learned only from it to translate a text of several sentences whole,
+    and to end it only at its end. `share` of `pairs`, drawn at random, are
+    used once each.
+
+    >>> concatenate([("Hi.", "Hola."), ("Bye.", "Adiós.")], share=1.0)
+    [('Bye. Hi.', 'Adiós. Hola.')]
+    """
+    rng = random.Random(seed)
+    drawn = rng.sample(list(pairs), round(share * len(pairs)))
+    joined = []
+    while len(drawn) >= 2:
+        size = rng.randint(2, 4)
+        group, drawn = drawn[:size], drawn[size:]
+        joined.append((" ".join(english for english, _ in group), " ".join(spanish for _, spanish in group)))
+    return joined

@@ -139,7 +139,7 @@ def cmd_train(args):
         from translator import recipe
 
         recipe.run(args.recipe, runs_dir=args.runs, output_dir=args.output, final_name=args.name,
-                   overwrite=args.overwrite, data_path=args.data, **switches)
+                   overwrite=args.overwrite, data_path=args.data, more_path=args.more_data, **switches)
         return
     config = configure(args.preset, args.start_from, **overrides, **switches,
                        **({"name": args.name} if args.name else {}))
@@ -147,7 +147,7 @@ def cmd_train(args):
     from translator import train
 
     train.train(config, data_path=args.data, output_dir=args.output, runs_dir=args.runs, start_from=args.start_from,
-                overwrite=args.overwrite)
+                overwrite=args.overwrite, more_path=args.more_data)
 
 
 def input_lines(args):
@@ -275,7 +275,8 @@ def cmd_evaluate(args):
     result = evaluate.run(args.model, ensemble=args.ensemble or (), pairs_file=args.pairs, data_path=args.data,
                           columns=args.columns, beam_size=args.beam, jit_compile=jit_compile,
                           parallel_batches=parallel_batches, placeholders=args.placeholders,
-                          bfloat16=bfloat16, show_progress=progress.on_terminal(args.quiet), glossary=glossary)
+                          bfloat16=bfloat16, show_progress=progress.on_terminal(args.quiet), glossary=glossary,
+                          more_path=args.more_data)
     print("\n" + evaluate.format_report(result))
     if args.report:
         with lines.written_whole(args.report) as report:
@@ -362,6 +363,12 @@ def add_placeholder_argument(parser):
                              "not as stand-ins it copies")
 
 
+def add_more_data_argument(parser):
+    parser.add_argument("--more-data", metavar="DIR",
+                        help="the folder of further pairs the training mix reads (train/*.tsv, dev/newstest2012.tsv); "
+                             "default: $TRANSLATOR_MORE_DATA")
+
+
 def add_overwrite_argument(parser, flag):
     parser.add_argument("--overwrite", action="store_true",
                         help=f"replace an existing {flag} (else it is refused and left as it is)")
@@ -431,6 +438,7 @@ def build_parser():
                        help="start from this model's weights, vocabularies and config (not --preset): "
                             "to train it longer or on your own pairs (default: new weights)")
     p.add_argument("--data", help="corpus path; default: $TRANSLATOR_DATA, data/, download")
+    add_more_data_argument(p)
     p.add_argument("--output", default="saved_models", help="where to write the model directory")
     p.add_argument("--runs", default="runs", help="where runs keep their state, to resume")
     p.add_argument("--overwrite", action="store_true", help="replace the model directory if it exists")
@@ -467,8 +475,9 @@ def build_parser():
     p.set_defaults(run=cmd_translate)
 
     p = add_command(commands, "evaluate", "BLEU and chrF on the test split or a file of pairs",
-                    "Scores a model on the test split, or on your own file of pairs. "
-                                        "The scores are printed; those of the test split (no --pairs) are "
+                    "Scores a model on the test split, or on your own file of pairs, and with the further "
+                                        "pairs (--more-data) on newstest2012 and the held-out manuals and prose "
+                                        "too. The scores are printed; those of the test split (no --pairs) are "
                                         "also recorded in the model's metrics.json, beside its training "
                                         "history. --pairs (or --ensemble) never changes the model directory: "
                                         "write its scores with --report FILE.")
@@ -479,6 +488,9 @@ def build_parser():
                    help="with --pairs: 0-based columns of English and Spanish, e.g. 1,3 (default: 0,1 of lines of "
                         "2 or 3 columns)")
     p.add_argument("--data", help="corpus path for the test split; default: $TRANSLATOR_DATA, data/, download")
+    p.add_argument("--more-data", metavar="DIR",
+                   help="the folder of further pairs (train/*.tsv, dev/newstest2012.tsv): also score newstest2012 and "
+                        "the held-out manuals and prose (default: $TRANSLATOR_MORE_DATA, without --pairs; else skipped)")
     p.add_argument("--report", metavar="FILE", help="also write the scores and examples to FILE, as JSON (default: "
                                                     "printed only)")
     add_overwrite_argument(p, "--report")

@@ -29,8 +29,11 @@ English singular ("auto" -> "mecánicos", from "auto mechanics"). An English plu
 """
 
 import collections
+import logging
 
 from translator import data, nouns
+
+logger = logging.getLogger(__name__)
 
 DICE = 0.5
 SHARE = 0.6
@@ -150,10 +153,11 @@ def write(lines, path, module, what):
     many `what` it wrote."""
     header = f"# Made by `python -m {module}` from the training split (see its docstring).\n"
     path.write_text(header + "".join(line + "\n" for line in lines), encoding="utf-8")
-    print(f"{len(lines)} {what} written to {path}")
+    logger.info("%d %s written to %s", len(lines), what, path)
 
 
 def main():
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
     write(build(data.load_splits()["train"]), nouns.CORPUS_FILE, __spec__.name, "nouns")
 
 

@@ -24,6 +24,7 @@ mostly writes with a reflexive pronoun ("se jubiló", "me he afeitado", "afeitá
 """
 
 import collections
+import logging
 import re
 
 from translator import corpus_nouns, data, nouns, verbs
@@ -132,6 +133,7 @@ def _stem_changes(stem, known):
 
 
 def main():
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
     corpus_nouns.write(build(data.load_splits()["train"]), verbs.VERBS_FILE, __spec__.name, "verb forms")
 
 

@@ -1,14 +1,23 @@
 """BLEU and chrF (sacrebleu) of a model on the test split or any file of pairs; copy, spans-intact and invented-word
-rates, and the rare-words set's (see `translator.quality`)."""
+rates, and the rare-words set's (see `translator.quality`); and, given the further pairs' folder (`translator.mix`),
+the same model on sets of other domains: newstest2012 (news) and the held-out slices of the further sources
+(software manuals, other prose), with the sentence-break and untranslated-word shares (`translator.quality`)."""
 
+import logging
+import os
 import time
 from collections import defaultdict
 
 import sacrebleu
 
-from translator import data, model_dir, nouns, quality
+from translator import data, mix, model_dir, nouns, quality
 from translator.defaults import PARALLEL_BATCHES
 from translator.progress import Progress
+
+logger = logging.getLogger(__name__)
+
+# The out-of-domain sets, as the report names them, and their keys in `mix.evaluation_sets`.
+DOMAINS = {"newstest2012": "dev", "heldout_manuals": "heldout_manuals", "heldout_prose": "heldout_prose"}
 
 
 def translate_all(translator, english, beam_size=1, batch_size=2048, show_progress=False, glossary=None):
@@ -117,6 +126,74 @@ def evaluate(translator, pairs, beam_size=1, examples=10, known_words=None, rare
     return result
 
 
+def prose_scores(outputs, sources, known=None):
+    """The shares of `outputs` (percentages) with more sentence breaks than their English `sources`
+    (`sentence_breaks`) and with English left untranslated (`untranslated`, the words `known` does not know,
+    by default hunspell's Spanish dictionary's; left out, with the logged note, where it is missing).
+
+    >>> prose_scores(["Los competitors. Ganan.", "La casa."], ["The competitors win.", "The house."],
+    ...              known={"los", "ganan", "casa", "la"}.__contains__)
+    {'sentence_breaks': 50.0, 'untranslated': 50.0}
+    """
+    known = known or quality.spanish_dictionary()
+    return {"sentence_breaks": round(100 * quality.sentence_breaks(outputs, sources), 2),
+            **({"untranslated": round(100 * quality.untranslated(outputs, sources, known), 2)} if known else {})}
+
+
+def load_domain_sets(more_path=None):
+    """The out-of-domain sets (`DOMAINS`: name -> pairs) from the further pairs' folder (`more_path`, else
+    `$TRANSLATOR_MORE_DATA`), or None without either, logged with how to score them; a `DataError` when the
+    folder given is not there (`mix.find_more`)."""
+    if not more_path and not os.environ.get(mix.MORE_ENV):
+        logger.info("out-of-domain sets (newstest2012, held-out manuals and prose) skipped: point --more-data or "
+                    "$%s (make evaluate MORE=DIR) at the further pairs' folder to score them too", mix.MORE_ENV)
+        return None
+    sets = mix.evaluation_sets(more_path)
+    return {name: sets[key] for name, key in DOMAINS.items()}
+
+
+def score_domains(translator, domain_sets, beam_size=1, glossary=None, show_progress=False, known=None):
+    """Scores `translator` on each out-of-domain set (`load_domain_sets`), decoding as `evaluate` does: BLEU and
+    chrF (one reference), the sentence-break and untranslated shares (`prose_scores`, with `known`) and speed."""
+    known = known or quality.spanish_dictionary()  # loaded (or its absence noted) before minutes of translating
+    results = {}
+    for name, pairs in domain_sets.items():
+        english = [source for source, _ in pairs]
+        sources = list(dict.fromkeys(english))
+        started = time.perf_counter()
+        translated = dict(zip(sources, translate_all(translator, sources, beam_size, show_progress=show_progress,
+                                                     glossary=glossary)))
+        seconds = time.perf_counter() - started
+        hypotheses = [translated[source] for source in english]
+        scores = score(hypotheses, [[spanish for _, spanish in pairs]])
+        results[name] = {
+            "sentences": len(pairs),
+            "bleu": scores["bleu"], "chrf": scores["chrf"],
+            **prose_scores(hypotheses, english, known),
+            "seconds": round(seconds, 1),
+            "sentences_per_second": round(len(sources) / seconds, 1) if seconds else None,
+        }
+    return results
+
+
+def format_domains(domains):
+    """The out-of-domain scores as rows of a table.
+
+    >>> print(format_domains({"newstest2012": {"sentences": 3000, "bleu": 20.5, "chrf": 48.25, "sentence_breaks": 1.5,
+    ...                                        "sentences_per_second": 80.0}}))
+    out-of-domain sets   sentences    BLEU    chrF  more sentences  untranslated  sentences/s
+    newstest2012             3,000   20.50   48.25           1.50%             -           80
+    """
+    rows = [f"{'out-of-domain sets':<18} {'sentences':>11} {'BLEU':>7} {'chrF':>7} {'more sentences':>15} "
+            f"{'untranslated':>13} {'sentences/s':>12}"]
+    for name, scores in domains.items():
+        untranslated = f"{scores['untranslated']:.2f}%" if "untranslated" in scores else "-"
+        speed = f"{scores['sentences_per_second']:.0f}" if scores.get("sentences_per_second") is not None else "-"
+        rows.append(f"{name:<18} {scores['sentences']:>11,} {scores['bleu']:>7.2f} {scores['chrf']:>7.2f} "
+                    f"{scores['sentence_breaks']:>14.2f}% {untranslated:>13} {speed:>12}")
+    return "\n".join(rows)
+
+
 def glossary_scores(translated, glossary):
     """Of the sources (keys of `translated`) that hold a term of `glossary`: their number, and the percentage
     whose translation keeps every term (`quality.glossary_rate`)."""
@@ -170,19 +247,28 @@ def format_report(result):
         rows.append(f"rare-words set ({rare['sentences']:,} test sentences with a word seen < {quality.RARE_BELOW} times): "
                     f"{rare['invented_share']:.2f}% with an invented word, BLEU {rare['bleu']:.2f}, chrF {rare['chrf']:.2f}")
     rows.append(f"{result['sentences_per_second']:.0f} sentences/s\n")
+    if "domains" in result:
+        rows.append(format_domains(result["domains"]) + "\n")
     for example in result["examples"]:
         rows.append(f"  EN  {example['english']}\n  REF {example['reference']}\n  OUT {example['translation']}\n")
     return "\n".join(rows)
 
 
 def run(model_path, pairs_file=None, data_path=None, columns=None, beam_size=1, jit_compile=None, placeholders=True,
-        show_progress=False, glossary=None, ensemble=(), parallel_batches=PARALLEL_BATCHES, bfloat16=False):
+        show_progress=False, glossary=None, ensemble=(), parallel_batches=PARALLEL_BATCHES, bfloat16=False,
+        more_path=None):
     """Scores the model at `model_path` (with the models of `ensemble`, as one) on a file of pairs, or on the
     test split: only the test split's scores of the model alone without a glossary are recorded in its
     metrics.json (a user's own pairs or terms, or other models, say nothing of the model in general), with
-    whether the layers computed in bfloat16 (`bfloat16`, `Translator`)."""
+    whether the layers computed in bfloat16 (`bfloat16`, `Translator`).
+
+    With the further pairs' folder (`more_path`, else `$TRANSLATOR_MORE_DATA`; with a file of pairs only
+    `more_path`) the out-of-domain sets are scored too, under "domains" (`score_domains`).
+    """
     from translator.translate import Translator
 
+    # Read before the model is loaded: a folder that is not there is refused at once.
+    domain_sets = load_domain_sets(more_path) if pairs_file is None or more_path else None
     translator = Translator.load(model_path, ensemble=ensemble, jit_compile=jit_compile, placeholders=placeholders,
                                  parallel_batches=parallel_batches, bfloat16=bfloat16)
     pairs, name, known, rare = load_eval_pairs(pairs_file, data_path, columns)
@@ -190,6 +276,9 @@ def run(model_path, pairs_file=None, data_path=None, columns=None, beam_size=1, 
               **({"ensemble": list(map(str, ensemble))} if ensemble else {}),
               **evaluate(translator, pairs, beam_size=beam_size, known_words=known, rare_pairs=rare,
                          show_progress=show_progress, glossary=glossary)}
+    if domain_sets:
+        result["domains"] = score_domains(translator, domain_sets, beam_size=beam_size, glossary=glossary,
+                                          show_progress=show_progress)
     if pairs_file is None and glossary is None and not ensemble:
         model_dir.update_metrics(model_path, evaluation=result)
     return result

@@ -21,15 +21,29 @@
   and on the *rare-words set* (`rare_word_pairs`: test pairs whose English
   holds a word the training English shows fewer than 3 times) the share of
   sentences with an invented word (`invented_share`).
+- **Sentence breaks** (`sentence_breaks`): the share of outputs cut into more
+  sentences than their source (`translator.segments.split_sentences`): one
+  English sentence come out as two Spanish ones, a full stop the model made up.
+- **Untranslated** (`untranslated`): the share of outputs that keep, as
+  written, a lower-case word of their source that Spanish does not know
+  (hunspell's es_ES dictionary, read with spylls): English left as it was
+  ("los competitors", "un producto seasonal"). Names are capitalised and left
+  out; a word both languages share ("web", "no", "pan") is Spanish too.
 """
 
 import collections
+import functools
+import logging
 import re
 from importlib import resources
+from pathlib import Path
 
 from translator.glossary import Glossary
+from translator.segments import split_sentences
 from translator.spanish import is_form
 from translator.words import WORD
+
+logger = logging.getLogger(__name__)
 
 
 def words(text):
@@ -157,3 +171,92 @@ def glossary_rate(translations, sources, glossary):
     kept = [glossary_kept(translation, source, glossary)
             for translation, source in zip(translations, sources, strict=True) if glossary.matches(source)]
     return sum(kept) / len(kept) if kept else 0.0
+
+
+def sentence_count_breaks(text):
+    """The sentence breaks of `text` (`translator.segments.split_sentences`): one fewer than its sentences, none for
+    blank text.
+
+    >>> sentence_count_breaks("Hola. ¿Qué tal?"), sentence_count_breaks("Hola."), sentence_count_breaks("")
+    (1, 0, 0)
+    """
+    return max(len(split_sentences(text)) - 1, 0)
+
+
+def sentence_breaks(outputs, sources):
+    """Share of outputs with more sentence breaks than their source (`sentence_count_breaks`).
+
+    >>> sentence_breaks(["El tren llega. Tarde.", "Hola. Adiós.", "Hola."], ["The train is late.", "Hi. Bye.", "Hi."])
+    0.3333333333333333
+    """
+    split = [sentence_count_breaks(output) > sentence_count_breaks(source)
+             for output, source in zip(outputs, sources, strict=True)]
+    return sum(split) / len(split) if split else 0.0
+
+
+# Debian's hunspell-es: es_ES.dic and es_ES.aff.
+SPANISH_DICTIONARY = "/usr/share/hunspell/es_ES"
+DICTIONARY_NOTE = ("the untranslated-word measure is left out: it needs the Python package spylls (pip install "
+                   "spylls; a dependency of this project) and hunspell's Spanish dictionary {path}.dic and .aff "
+                   "(Debian, Ubuntu: apt-get install hunspell-es)")
+
+
+@functools.cache
+def spanish_dictionary(path=SPANISH_DICTIONARY):
+    """Whether hunspell's Spanish dictionary at `path` (.dic and .aff) knows a word, as a memoised function of the
+    word; loaded once a process (it takes a second). None where spylls or the dictionary is missing, with a logged
+    note on how to install them.
+    """
+    try:
+        from spylls.hunspell import Dictionary
+    except ImportError:
+        logger.warning(DICTIONARY_NOTE.format(path=path))
+        return None
+    if not all(Path(f"{path}.{ending}").is_file() for ending in ("dic", "aff")):
+        logger.warning(DICTIONARY_NOTE.format(path=path))
+        return None
+    try:
+        dictionary = Dictionary.from_files(str(path))
+    except OSError as error:
+        logger.warning("%s (%s)", DICTIONARY_NOTE.format(path=path), error)
+        return None
+    return functools.lru_cache(maxsize=None)(dictionary.lookup)
+
+
+def source_words(source):
+    """The words of `source` that are letters only, all lower case and 2 letters or more: names, acronyms and
+    numbers are no English left untranslated.
+
+    >>> source_words("Tom's competitors sell 3 seasonal NGO items, a web-based app.")
+    ['competitors', 'sell', 'seasonal', 'items', 'web', 'based', 'app']
+    """
+    return list(dict.fromkeys(word for word in re.findall(r"\w+", source)
+                              if len(word) >= 2 and word.isalpha() and word.islower()))
+
+
+def untranslated_words(output, source, known):
+    """The words of `source` (`source_words`) that `output` holds as written, as whole words, and that `known`
+    (a function: whether Spanish knows a word) does not know.
+
+    >>> untranslated_words("Los competitors y el web.", "The competitors and the web.", {"web", "el"}.__contains__)
+    ['competitors']
+    """
+    return [word for word in source_words(source)
+            if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", output) and not known(word)]
+
+
+def untranslated(outputs, sources, known=None):
+    """Share of outputs holding English left untranslated (`untranslated_words`); `known` tells whether Spanish
+    knows a word, by default hunspell's Spanish dictionary (`spanish_dictionary`: a `LookupError` without it).
+
+    >>> known = {"casa", "la", "de", "los", "ganan", "no"}.__contains__
+    >>> untranslated(["Los competitors ganan.", "La casa.", "No.", "Los Competitors."],
+    ...              ["The competitors win.", "The house.", "No.", "The competitors."], known)
+    0.25
+    """
+    if known is None:
+        known = spanish_dictionary()
+        if known is None:
+            raise LookupError(DICTIONARY_NOTE.format(path=SPANISH_DICTIONARY))
+    flagged = [bool(untranslated_words(output, source, known)) for output, source in zip(outputs, sources, strict=True)]
+    return sum(flagged) / len(flagged) if flagged else 0.0

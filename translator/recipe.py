@@ -44,40 +44,11 @@ from translator.errors import UsageError
 logger = logging.getLogger(__name__)
 
 RECIPES = {
-    # saved_models/en-es as it was made by hand (bench/RESULTS.md): the default preset's 14 epochs,
-    # 13 more in two runs at lower peak learning rates, then twice 6 more with a new seed (other
-    # shuffling, other invented names), averaged with the model they started from.
+    # The model of the training mix (`translator.mix`): the default preset from new weights, each stage
+    # at most about two hours on 2 CPU cores, so that one session runs one; the stages after it train on
+    # from it at lower learning rates.
     "en-es": [
-        {"name": "en-es-14", "kind": "train", "preset": "default"},
-        {"name": "en-es-21", "kind": "train", "from": "en-es-14", "epochs": 7, "learning_rate": 4e-4},
-        {"name": "en-es-27", "kind": "train", "from": "en-es-21", "epochs": 6, "learning_rate": 2e-4},
-        {"name": "en-es-33", "kind": "train", "from": "en-es-27", "epochs": 6, "learning_rate": 2e-4, "seed": 2027},
-        {"name": "mean-27-33", "kind": "average", "of": ["en-es-27", "en-es-33"]},
-        {"name": "en-es-39", "kind": "train", "from": "mean-27-33", "epochs": 6, "learning_rate": 2e-4, "seed": 2028},
-        {"name": "mean-27-33-39", "kind": "average", "of": ["mean-27-33", "en-es-39"]},
-        # A second model trained apart (another seed: other initial weights, shuffling and invented names),
-        # the first two runs of the schedule above: two models that err differently make a better teacher
-        # than either (their next-token probabilities averaged, `translator.ensemble`).
-        {"name": "en-es-b14", "kind": "train", "preset": "default", "seed": 2030},
-        {"name": "en-es-b21", "kind": "train", "from": "en-es-b14", "epochs": 7, "learning_rate": 4e-4, "seed": 2031},
-        # Sequence-level distillation (translator/distill.py): the two models' beam-4 translations of the
-        # training split's 72,057 English sentences, then a student that trains on them and the original
-        # pairs, so that its greedy search comes near the teacher's beam. About half the translations are a
-        # reference already, so it learns from about 118,000 pairs, 1.4 times the corpus' epoch. It starts
-        # from the first model, not from scratch: from scratch is the whole schedule above again on more
-        # pairs (over 4 hours on 2 cores), while a model that is already near the teacher only has to learn
-        # to put the beam's choice first. 5 epochs (the mean of the last 5 is tried, as in every run) at half
-        # the last runs' peak learning rate: it moves towards the teacher's outputs without unlearning the
-        # references, which stay in its pairs; a new seed shuffles and invents names anew.
-        {"name": "en-es-distilled", "kind": "translate", "teacher": ["mean-27-33-39", "en-es-b21"], "beam": 4},
-        {"name": "en-es-student", "kind": "train", "from": "mean-27-33-39", "targets": "en-es-distilled",
-         "with_original": True, "epochs": 5, "learning_rate": 1e-4, "seed": 2029},
-        # 5 more epochs on the teacher's translations alone: its greedy search comes nearer its beam (a
-        # student of the teacher's outputs alone learns the one translation the beam chose), then the two
-        # students averaged: a little better than either on the validation split, greedy and beam 4.
-        {"name": "en-es-student-2", "kind": "train", "from": "en-es-student", "targets": "en-es-distilled",
-         "epochs": 5, "learning_rate": 1e-4, "seed": 2033},
-        {"name": "mean-students", "kind": "average", "of": ["en-es-student", "en-es-student-2"]},
+        {"name": "base", "kind": "train", "preset": "default"},
     ],
     # Seconds on a CPU, the same kinds of stage: tests and smoke runs.
     "tiny": [
@@ -90,6 +61,8 @@ RECIPES = {
     ],
 }
 
+# Under the output directory (saved_models/): finished stages' models kept in the repository, by recipe.
+STAGES_DIR = "stages"
 # The kinds of stage that make a model; the last stage of a recipe is one, and so is what a model is read from.
 MODEL_KINDS = ("train", "average")
 # Keys of a stage that name earlier stages, and the kinds of stage each may name.
@@ -110,7 +83,7 @@ def train_stage(stage, recipe_dir, output, settings):
         splits = data.load_splits(settings["data_path"])
         pairs = student_pairs(stage, recipe_dir, splits)
     train.train(config, data_path=settings["data_path"], output_dir=output.parent, runs_dir=recipe_dir / "state",
-                start_from=start_from, splits=splits, train_pairs=pairs)
+                start_from=start_from, splits=splits, train_pairs=pairs, more_path=settings["more_path"])
 
 
 def student_pairs(stage, recipe_dir, splits):
@@ -220,15 +193,29 @@ def run_stage(stage, recipe_dir, output, settings):
     return seconds
 
 
+def take_committed(recipe, recipe_dir, committed):
+    """Copies into `recipe_dir` each stage's model that the repository holds finished in `committed/<stage>/`
+    and the run lacks: a session that ran one stage commits its model, and the next runs the stage after it."""
+    for stage in recipe:
+        output, kept = recipe_dir / "models" / stage["name"], Path(committed) / stage["name"]
+        if finished(kept) and not finished(output):
+            logger.info("stage %s: the committed model %s", stage["name"], kept)
+            shutil.rmtree(output, ignore_errors=True)
+            shutil.copytree(kept, output)
+
+
 def run(name, runs_dir="runs", output_dir="saved_models", final_name=None, overwrite=False, data_path=None,
-        mixed_precision=None, jit_compile=None):
+        more_path=None, mixed_precision=None, jit_compile=None):
     """Runs the recipe `name` (resuming it, see the module's docstring) and writes its model to
-    `output_dir/<final_name or name>/`, over a model there only with `overwrite`. Returns that directory."""
+    `output_dir/<final_name or name>/`, over a model there only with `overwrite`. Returns that directory.
+    Stages whose models the repository holds in `output_dir/stages/<name>/` are taken from there."""
     recipe = stages(name)
     final = Path(output_dir) / (final_name or name)
     model_dir.check_free(final, overwrite)  # now, not after hours of training
     recipe_dir = Path(runs_dir) / name
-    settings = {"data_path": data_path, "mixed_precision": mixed_precision, "jit_compile": jit_compile}
+    take_committed(recipe, recipe_dir, Path(output_dir) / STAGES_DIR / name)
+    settings = {"data_path": data_path, "more_path": more_path, "mixed_precision": mixed_precision,
+                "jit_compile": jit_compile}
     seconds, wanted = [], needed(recipe, recipe_dir)
     for number, stage in enumerate(recipe, 1):
         output = recipe_dir / "models" / stage["name"]

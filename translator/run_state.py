@@ -57,7 +57,7 @@ def prepare(config, run_dir, splits, start_from=None):
         pipeline = TextPipeline.load(start_from, config)
     else:
         logger.info("learning vocabularies from the training split...")
-        english, spanish = zip(*splits["train"])
+        english, spanish = zip(*dict.fromkeys(splits["train"]))  # a source weighed twice counts once
         pipeline = TextPipeline.adapt(config, english, spanish)
     config = config.replace(
         source_vocab_size=len(pipeline.source_vocabulary), target_vocab_size=len(pipeline.target_vocabulary)
@@ -101,6 +101,7 @@ def fit(model, config, run_dir, train_ds, val_ds, chooser, callbacks=()):
         train_ds,
         validation_data=val_ds,
         epochs=config.epochs,
+        steps_per_epoch=config.steps_per_epoch,
         callbacks=[
             # Two backups: a process killed while writing one resumes from the one before.
             keras.callbacks.BackupAndRestore(str(run_dir / "backup"), double_checkpoint=True),

@@ -1,14 +1,15 @@
 """Long inputs cut into pieces the model can take, and the pieces' translations joined back.
 
 The model reads a fixed number of source tokens. A text is cut at sentence
-ends; a sentence still too long is cut into runs of whole words that fit, where
-they read best as sentences of their own (after a comma, before "and" or
-"because"), each but the last closed with a full stop. The translations of one
-text's pieces are joined with spaces, in order.
+ends; a sentence still too long is cut after its semicolons or colons, else its
+commas, else between whole words, and nothing is added to the pieces: a full
+stop that the source lacks made one sentence of the news several fragments.
+The translations of one text's pieces are joined with spaces, in order.
 """
 
 import logging
 import re
+from itertools import pairwise
 
 from translator.words import MONTHS_SHORT, SENTENCE_END, TITLES
 
@@ -71,86 +72,74 @@ def whole_words(sentence, kept=()):
     return [word for word in [*words, sentence[start:]] if word]
 
 
-# Where a sentence too long for the model is best cut: after a comma, semicolon or colon, else before a word that opens
-# a clause; not after a word that leans on the next ("the", "of", "my"), nor leaving a piece of a word or two, which the
-# model reads as a sentence of its own ("... después de cuatro años de | El trabajo.").
-CLAUSE_OPENERS = {"and", "but", "or", "so", "because", "while", "when", "where", "which", "who", "whose", "if", "although",
-                  "though", "after", "before", "until", "since", "unless", "then"}
-LEANING = {"the", "a", "an", "of", "on", "in", "at", "to", "for", "with", "by", "from", "about", "into", "near", "under",
-           "over", "through", "between", "without", "than", "like", "my", "your", "his", "her", "our", "their", "its",
-           "this", "these", "those", "and", "or", "but", "very", "not", "no"}
-CUT_AFTER_PUNCTUATION, CUT_BEFORE_CLAUSE, CUT_ELSEWHERE, CUT_AFTER_LEANING, SHORT_PIECE = 1, 2, 4, 4, 3
+# What an over-long sentence is cut after, strongest first: a semicolon or colon, a comma, else any word. A closing
+# quote or bracket stays with the mark before it ('he said "no," and left').
+CUTS = [re.compile(mark + "[\"'”’)\\]]*$") for mark in ("[;:]", ",", "")]
 
 
-def cut_cost(words, at):
-    """What cutting `words` before `words[at]` costs (see `CLAUSE_OPENERS`)."""
-    before, after = words[at - 1], words[at]
-    if before[-1] in ",;:)" or after[0] == "(":
-        return CUT_AFTER_PUNCTUATION
-    cost = CUT_BEFORE_CLAUSE if after.lower() in CLAUSE_OPENERS else CUT_ELSEWHERE
-    return cost + (CUT_AFTER_LEANING if before.lower() in LEANING else 0)
+def even_cuts(sizes, max_tokens):
+    """Where to cut items of `sizes` tokens into the fewest runs of at most `max_tokens` tokens, as even as they can
+    be (the least sum of squared sizes): a run of a word or two reads as a sentence of its own, and one filled to the
+    limit leaves the next one short. An item over `max_tokens` is a run of its own, which the model truncates.
 
+    Returns the runs' bounds, from 0 to `len(sizes)`.
 
-def word_runs(words, sizes, max_tokens):
-    """Consecutive `words` (of `sizes` tokens) grouped in runs of at most `max_tokens` tokens, cut where the runs read
-    best as sentences of their own: the cuts of least total `cut_cost`, a run of fewer than three words costing
-    `SHORT_PIECE` more.
-
-    Returns `(run, tokens)` pairs. A word longer than `max_tokens` is a run
-    of its own, which the model then truncates.
-
-    >>> word_runs(["a", "bb", "c", "dd", "eeee"], [1, 2, 1, 2, 4], 3)
-    [('a bb', 3), ('c dd', 3), ('eeee', 4)]
-    >>> words = "It opened on May 27, 1937, after four years of work.".split()
-    >>> [run for run, _ in word_runs(words, [1] * len(words), 9)]
-    ['It opened on May 27, 1937,', 'after four years of work.']
-    >>> words = "The total is 12 and it is due on the 30th.".split()
-    >>> [run for run, _ in word_runs(words, [1] * len(words), 9)]
-    ['The total is 12', 'and it is due on the 30th.']
+    >>> even_cuts([1, 1, 1, 1, 1, 1, 1], 6)
+    [0, 3, 7]
+    >>> even_cuts([1, 9, 1], 2)
+    [0, 1, 2, 3]
     """
-    # best[end]: the least cost of cutting words[:end] into runs, the last of which starts at start[end].
-    best, start = [0] + [float("inf")] * len(words), [0] * (len(words) + 1)
-    for end in range(1, len(words) + 1):
-        used = 0
-        for begin in range(end - 1, -1, -1):
-            used += sizes[begin]
-            if used > max_tokens and begin < end - 1:
+    # best[end]: (runs, squares, start of the last run) of the best cutting of sizes[:end].
+    best = [(0, 0, 0)]
+    for end in range(1, len(sizes) + 1):
+        options, used = [], 0
+        for start in range(end - 1, -1, -1):
+            used += sizes[start]
+            if used > max_tokens and start < end - 1:
                 break
-            cost = (best[begin] + (cut_cost(words, begin) if begin else 0)
-                    + (SHORT_PIECE if end - begin < 3 < len(words) else 0))
-            if cost < best[end]:
-                best[end], start[end] = cost, begin
-    runs, end = [], len(words)
-    while end:
-        runs.append((" ".join(words[start[end]:end]), sum(sizes[start[end]:end])))
-        end = start[end]
-    return runs[::-1]
+            options.append((best[start][0] + 1, best[start][1] + used * used, start))
+        best.append(min(options))
+    bounds = [len(sizes)]
+    while bounds[0]:
+        bounds.insert(0, best[bounds[0]][2])
+    return bounds
 
 
-def closed(run):
-    """A run of words cut from a sentence, ended as a sentence: the model, which learned from whole sentences, reads
-    one that stops at a comma or in mid-clause as one to go on with, and writes on ("... no estaba listo, todavía,
-    todavía, todavía no estaba").
+def cut(words, sizes, max_tokens, cuts=CUTS):
+    """`words` (of `sizes` tokens) cut into runs of at most `max_tokens` tokens after the strongest marks that make
+    them fit (`CUTS`), the fewest runs, as even as they can be (`even_cuts`). Nothing is added to a run: a full stop
+    that the source lacks makes the model end a sentence there, and a long sentence came out as a string of fragments.
 
-    >>> [closed(run) for run in ("When we arrived,", "It is due on Monday", "Is it?")]
-    ['When we arrived.', 'It is due on Monday.', 'Is it?']
+    >>> cut("We came early, ate well; then, at ten, we left.".split(), [1] * 10, 6)
+    [['We', 'came', 'early,', 'ate', 'well;'], ['then,', 'at', 'ten,', 'we', 'left.']]
+    >>> cut("It rained hard all day long.".split(), [1] * 6, 4)
+    [['It', 'rained', 'hard'], ['all', 'day', 'long.']]
     """
-    return run if run[-1] in SENTENCE_END else run.rstrip(",;:") + "."
+    if sum(sizes) <= max_tokens or len(words) == 1:
+        return [words]
+    # A stretch between two of these marks that is still too long is cut at the next, weaker ones.
+    bounds = sorted({0, len(words), *(at + 1 for at, word in enumerate(words) if cuts[0].search(word))})
+    stretches = [sum(sizes[start:end]) for start, end in pairwise(bounds)]
+    runs = []
+    for start, end in pairwise(bounds[at] for at in even_cuts(stretches, max_tokens)):
+        runs += cut(words[start:end], sizes[start:end], max_tokens, cuts[1:])
+    return runs
 
 
 def split(texts, count_tokens, max_tokens, kept=lambda sentence: ()):
-    """Cuts `texts` into pieces of at most `max_tokens` tokens: sentences, then runs of words.
+    """Cuts `texts` into pieces of at most `max_tokens` tokens: sentences, and sentences too long cut at their
+    punctuation (`cut`).
 
     `count_tokens(strings)` gives the number of tokens of each string, and
     `kept(sentence)` the `(start, end)` ranges of a sentence that stay whole (`whole_words`). Returns
     `(owners, pieces, sizes)`: each piece, the index of the text it came from
-    and its number of tokens. Sentences cut into words are logged in one
+    and its number of tokens. Sentences that had to be cut are logged in one
     warning: their translations may read less well.
 
     >>> def count_words(strings):
     ...     return [len(string.split()) for string in strings]
-    >>> split(["One two. Three four five six.", " "], count_words, max_tokens=3)
-    ([0, 0, 0], ['One two.', 'Three four.', 'five six.'], [2, 2, 2])
+    >>> split(["One two. Three four, five six.", " "], count_words, max_tokens=3)
+    ([0, 0, 0], ['One two.', 'Three four,', 'five six.'], [2, 2, 2])
     """
     owners, sentences = [], []
     for owner, text in enumerate(texts):
@@ -165,16 +154,15 @@ def split(texts, count_tokens, max_tokens, kept=lambda sentence: ()):
         else:
             too_long.append(size)
             words = whole_words(sentence, kept(sentence))
-            # Room for the full stop that closes each run but the last.
-            runs = [run for run, _ in word_runs(words, count_tokens(words), max_tokens - 1)]
-            runs = [*map(closed, runs[:-1]), runs[-1]]
+            # Python's integers: a word of many tokens squared (`even_cuts`) overflows NumPy's.
+            runs = [" ".join(run) for run in cut(words, [int(size) for size in count_tokens(words)], max_tokens)]
             runs = list(zip(runs, count_tokens(runs)))
         for piece, piece_size in runs:
             for column, value in zip(pieces, (owner, piece, piece_size)):
                 column.append(value)
     if too_long:  # one warning per call: a file of long sentences is not a screenful of them
-        logger.warning("%d sentence(s) of more than the model's %d tokens (up to %d): translating them in pieces",
-                       len(too_long), max_tokens, max(too_long))
+        logger.warning("%d sentence(s) of more than the model's %d tokens (up to %d): cut at their punctuation, "
+                       "else between words", len(too_long), max_tokens, max(too_long))
     return pieces
 
 

@@ -16,6 +16,7 @@ import tensorflow as tf
 import tensorflow_text as tf_text
 from tensorflow_text.tools.wordpiece_vocab import wordpiece_tokenizer_learner_lib
 
+from translator import placeholders
 from translator.pieces import SUFFIX
 from translator.tokens import END, PAD, START, UNK, UNK_ID
 from translator.words import SENTENCE_END, SENTENCE_OPEN
@@ -173,17 +174,19 @@ class TextPipeline:
         """Learns vocabularies and the truecasing table from training sentences only.
 
         With `config.shared_vocabulary` one vocabulary is learned from both
-        languages and serves both sides, so equal pieces have equal ids.
+        languages and serves both sides, so equal pieces have equal ids. With
+        `config.placeholders`, each typed placeholder is one entry of it.
         """
         english, spanish = list(english), list(spanish)
         english_text = standardize(english, config.lowercase)
         spanish_text = standardize_target(spanish, config.lowercase)
+        spans = placeholders.RESERVED if config.placeholders else ()
         if config.shared_vocabulary:
             both = tf.concat([english_text, spanish_text], axis=0)
-            source = target = learn_vocabulary(config.tokenizer, both, config.vocab_size, reserved=(START, END))
+            source = target = learn_vocabulary(config.tokenizer, both, config.vocab_size, reserved=(START, END, *spans))
         else:
-            source = learn_vocabulary(config.tokenizer, english_text, config.vocab_size)
-            target = learn_vocabulary(config.tokenizer, spanish_text, config.vocab_size, reserved=(START, END))
+            source = learn_vocabulary(config.tokenizer, english_text, config.vocab_size, reserved=spans)
+            target = learn_vocabulary(config.tokenizer, spanish_text, config.vocab_size, reserved=(START, END, *spans))
         truecase = learn_truecase(spanish)
         return cls(config.tokenizer, source, target, truecase, config.sequence_length, config.lowercase)
 
@@ -208,6 +211,10 @@ class TextPipeline:
         return cls(
             config.tokenizer, lines("source"), lines("target"), truecase, config.sequence_length, config.lowercase
         )
+
+    def source_lengths(self, texts):
+        """How many pieces each of `texts` is (a tensor), however long: `source` cuts at `sequence_length`."""
+        return self.split_source(self.standardize_source(tf.convert_to_tensor(texts))).merge_dims(1, 2).row_lengths()
 
     def source_words(self, texts):
         """The cased source word behind each position of `source(texts)`, for copying.

@@ -20,7 +20,7 @@ from pathlib import Path
 import keras
 import tensorflow as tf
 
-from translator import batches, data, model_dir, run_state, selection
+from translator import batches, mix, model_dir, run_state, selection
 from translator.devices import accelerator, choose_strategy
 from translator.machine import machine_record
 from translator.model import count_parameters
@@ -49,12 +49,22 @@ def training_record(history, kept, started, start_from, device, strategy):
     )
 
 
+def judging_pairs(splits, count=None):
+    """The validation pairs that choose a run's weights: `count` (None: all) of the corpus' validation split,
+    or with a development set (the training mix's news) as many of each: a model of the mix must not be
+    chosen for everyday sentences alone."""
+    if not splits.get("dev"):
+        return splits["val"][:count]
+    half = len(splits["dev"]) if count is None else count // 2
+    return splits["val"][:half] + splits["dev"][:half]
+
+
 def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", splits=None,
-          strategy=None, callbacks=(), start_from=None, overwrite=False, train_pairs=None):
+          strategy=None, callbacks=(), start_from=None, overwrite=False, train_pairs=None, more_path=None):
     """Trains `config`; writes and returns `output_dir/<config.name>/` (over a model there only with `overwrite`).
 
-    `splits` (train/val pair lists) replaces the corpus; `train_pairs` (a teacher's translations, `distill`) replace
-    its training split for learning only; `callbacks` join the standard ones. `start_from`, a model directory of the
+    `splits` (train/val pair lists) replaces the corpus and its mix (`mix.load`, reading the further pairs at
+    `more_path`); `train_pairs` (a teacher's translations, `distill`) replace its training split for learning only; `callbacks` join the standard ones. `start_from`, a model directory of the
     same architecture (`config.warm_start_config`), gives the first weights and the vocabularies. On several workers
     (`TF_CONFIG`, `devices.choose_strategy`) the chief writes the model and returns its directory, the others None.
     """
@@ -65,27 +75,29 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
     keras.utils.set_random_seed(config.seed)
     device = accelerator()
     mixed, jit = set_precision(config, device)
-    splits = splits or data.load_splits(data_path)
+    splits, data_record = (splits, None) if splits else mix.load(config, data_path, more_path)
     run_dir = run_state.directory(runs_dir, config.name, strategy)
     pipeline, config = run_state.prepare(config, run_dir, splits, start_from)
-    train_ds, val_ds = batches.training_batches(pipeline, {**splits, "train": train_pairs or splits["train"]}, config)
+    history = run_state.read_history(run_dir / run_state.HISTORY_FILE)
+    train_ds, val_ds = batches.training_batches(pipeline, {**splits, "train": train_pairs or splits["train"]}, config,
+                                                epochs_done=len(history))
     with strategy.scope():
         model = compiled_model(config, jit)
     logger.info(f"{config.name}: {count_parameters(model):,} parameters, {config.epochs} epochs, "
                 f"{strategy.num_replicas_in_sync} replica(s) on {device}, "
                 f"mixed precision {'on' if mixed else 'off'}, XLA {'on' if jit else 'off'}")
-    history = run_state.read_history(run_dir / run_state.HISTORY_FILE)
     if start_from and not history:  # a resumed run restores its own weights
         model.set_weights(model_dir.load(start_from)[0].get_weights())
-    chooser = selection.checkpoint(pipeline, config, splits["val"], run_dir, history)
+    chooser = selection.checkpoint(pipeline, config, judging_pairs(splits, config.bleu_sentences), run_dir, history)
     run_state.fit(model, config, run_dir, train_ds, val_ds, chooser, callbacks)
     if not chief:  # it holds the chief's weights: the chief alone writes the model
         logger.info("%s: worker %s done; the chief writes the model", config.name, strategy.cluster_resolver.task_id)
         return None
     history = run_state.read_history(run_dir / run_state.HISTORY_FILE)
-    kept = selection.choose_weights(model, config, run_dir, chooser, history, splits["val"])
+    kept = selection.choose_weights(model, config, run_dir, chooser, history, judging_pairs(splits))
     model_dir.write(output, model, pipeline, config, splits["train"], overwrite,
                     **training_record(history, kept, started, start_from, device, strategy),
-                    **({"trained_on_pairs": len(train_pairs)} if train_pairs else {}))
+                    **({"trained_on_pairs": len(train_pairs)} if train_pairs else {}),
+                    **({"data": data_record} if data_record else {}))
     logger.info("saved %s", output)
     return output

@@ -116,8 +116,7 @@ class Translator:
         # milliseconds per call. Without autograph, as `decoding.decoding_graph`'s functions: nothing here branches
         # on a tensor.
         self._count_tokens = tf.function(
-            lambda texts: pipeline.split_source(pipeline.standardize_source(texts)).merge_dims(1, 2).row_lengths(),
-            input_signature=[tf.TensorSpec([None], tf.string)], autograph=False,
+            pipeline.source_lengths, input_signature=[tf.TensorSpec([None], tf.string)], autograph=False,
         )
         self._count_tokens.get_concrete_function()
 
@@ -449,10 +448,10 @@ class Translator:
     def translate(self, texts, beam_size=1, batch_size=None, glossary=None):
         """Translates one string (returns str) or a list of strings (returns a list).
 
-        Empty or blank text gives "". Text longer than the model's sequence
-        length is split at sentence boundaries (and, if one sentence is still
-        too long, into runs of words where clauses meet, with a logged warning),
-        each piece is translated, and the pieces are joined. Pieces are sorted
+        Empty or blank text gives "". Text is split at its sentence ends (a
+        sentence still too long for the model at its semicolons, colons or
+        commas, else between words, with a logged warning), each piece is
+        translated, and the pieces are joined. Pieces are sorted
         by length and decoded `batch_size` at a time (default: the
         translator's).
 
