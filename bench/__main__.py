@@ -180,7 +180,7 @@ def run_benchmark(model_path=DEFAULT_MODEL, output=DEFAULT_OUTPUT, quick=False, 
     `against`, a checkout of another commit, is what section 6 pairs this one's default flags with.
     """
     from bench import command_line, decoding, training
-    from translator import data
+    from translator.training import data
 
     splits = splits or data.load_splits(data_path)
     if quick:
@@ -234,7 +234,7 @@ def main(argv=None):
     # Three models each trace their train step for two batch shapes; TensorFlow's
     # "excessive retracing" warning counts them together, wrongly.
     tf.get_logger().setLevel("ERROR")
-    from translator.data import DataError
+    from translator.training.data import DataError
 
     try:
         results, table = run_benchmark(args.model, args.output, args.quick, default_model=args.default_model,

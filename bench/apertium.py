@@ -1,7 +1,7 @@
 """`python -m bench.apertium --more-data DIR`: the rule-based baseline, Apertium eng-spa, on the out-of-domain sets.
 
 Pipes the English of newstest2012 and of the held-out slices of the further
-pairs (`translator.evaluate.DOMAINS`, from `translator.mix.evaluation_sets`)
+pairs (`translator.evaluation.evaluate.DOMAINS`, from `translator.training.mix.evaluation_sets`)
 through `apertium -u eng-spa` (the Debian package apertium-eng-spa; `-u`: no
 `*` before unknown words, which are passed through as written) and scores the
 output as `translator evaluate` scores a model's: BLEU and chrF (one reference,
@@ -65,7 +65,7 @@ def package_version(package):
 def score_set(pairs, direction=DIRECTION):
     """Apertium's scores on `pairs` (each distinct English translated once), as `translator evaluate` gives a
     model's under "domains", with its BLEU and chrF signatures and a few examples."""
-    from translator import evaluate
+    from translator.evaluation import evaluate
 
     english = [source for source, _ in pairs]
     sources = list(dict.fromkeys(english))
@@ -111,7 +111,8 @@ def main(argv=None):
         print(f"bench.apertium: apertium has no {DIRECTION} pair (apt-get install {PACKAGE})", file=sys.stderr)
         return 2
 
-    from translator import data, evaluate, mix
+    from translator.evaluation import evaluate
+    from translator.training import data, mix
 
     try:
         sets = mix.evaluation_sets(args.more_data)

@@ -25,9 +25,9 @@ import time
 from pathlib import Path
 
 from bench import PROJECT, child_environment
-from translator import lines
 from translator.defaults import DEFAULT_BEAM, DEFAULT_MODEL
 from translator.devices import resolve_auto
+from translator.files import lines
 from translator.translate import Translator
 
 SENTENCES, QUICK_SENTENCES = 2000, 50

@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import tensorflow as tf
 
-from translator.recompute import recompute_greedy
+from translator.model.recompute import recompute_greedy
 from translator.translate import Translator
 
 LATENCY_SPEEDUP_TARGET = 50.0

@@ -3,7 +3,7 @@
 Adapted from "English-to-Spanish translation with a sequence-to-sequence
 Transformer" by fchollet, https://keras.io/examples/nlp/neural_machine_translation_with_transformer/
 (keras-team/keras-io, Apache License 2.0). The layers below keep the example's
-code and its choices, including the ones `translator.layers` corrects, because
+code and its choices, including the ones `translator.model.layers` corrects, because
 those choices are what this baseline measures:
 
 - every one of the 8 heads projects to `key_dim=embed_dim` (256), so each

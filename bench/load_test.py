@@ -222,8 +222,8 @@ def run_overload_test(model_path, heavy_clients=OVERLOAD_HEAVY_CLIENTS, small_cl
     beam `HEAVY_BEAM`; small ones are `SMALL_TEXT` at the default beam. The server's
     saturation (what `/health` says) is sampled every 0.1 s while the small clients run.
     """
-    from translator import server
-    from translator.batcher import DECODE_BATCH_SIZE, MAX_REQUEST_WORK
+    from translator.serving import server
+    from translator.serving.batcher import DECODE_BATCH_SIZE, MAX_REQUEST_WORK
     from translator.translate import Translator
 
     sentences = list(sentences or SENTENCES)
@@ -278,8 +278,8 @@ def run_load_test(model_path, clients=32, seconds=30.0, sentences=None, request_
     Stops by itself: clients stop starting requests after `seconds`, and each
     request gives up after `request_timeout`.
     """
-    from translator import server
-    from translator.batcher import DECODE_BATCH_SIZE
+    from translator.serving import server
+    from translator.serving.batcher import DECODE_BATCH_SIZE
     from translator.translate import Translator
 
     sentences = list(sentences or SENTENCES)
@@ -336,7 +336,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.overload:
         from bench.__main__ import english_sentences
-        from translator import data
+        from translator.training import data
 
         # Heavy requests of real sentences, as `make bench` sends: the test split's.
         sentences = english_sentences(data.load_splits()["test"])

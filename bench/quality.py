@@ -6,9 +6,9 @@ reference, sacrebleu defaults), the copy rate, the invented-word rate and the
 decoding speed. A row is a model directory, optionally with other weights
 loaded into it (an epoch of the training run, or the mean of the last epochs),
 a beam size, whether names and numbers are swapped for stand-ins
-(`translator.placeholders`; the shipped model's rows, and with
+(`translator.text.placeholders`; the shipped model's rows, and with
 `--without-placeholders` those rows again without) and whether beam
-hypotheses are re-ranked (`translator.rerank`: against invented words, then
+hypotheses are re-ranked (`translator.text.rerank`: against invented words, then
 by the beam's consensus; with `--without-rerank` the shipped model's beam rows
 again without either, with `--without-consensus` again against invented words
 only). Results go to `bench/quality.json` and a markdown table.
@@ -36,7 +36,7 @@ def rows_to_measure(model, run, baseline, beams, average_last=5, without_placeho
                     without_consensus=False):
     """`(label, model directory, weight files or None, beam, placeholders, rerank)` for every row of the table.
 
-    Several weight files are averaged (see `translator.selection.average_weights`); `rerank` is one
+    Several weight files are averaged (see `translator.training.selection.average_weights`); `rerank` is one
     of `RERANKINGS`.
     """
     off, lexicon, everything = RERANKINGS
@@ -44,7 +44,7 @@ def rows_to_measure(model, run, baseline, beams, average_last=5, without_placeho
     if baseline:
         rows += [(f"previous model, beam {beam}", baseline, None, beam, False, off) for beam in beams]
     if run:
-        from translator import selection
+        from translator.training import selection
 
         with (Path(run) / "history.csv").open() as handle:
             history = list(csv.DictReader(handle))
@@ -71,7 +71,7 @@ def rows_to_measure(model, run, baseline, beams, average_last=5, without_placeho
 
 
 def load_translator(directory, weights, jit_compile, placeholders, rerank=RERANKINGS[-1]):
-    from translator import selection
+    from translator.training import selection
     from translator.translate import Translator
 
     translator = Translator.load(directory, jit_compile=jit_compile, placeholders=placeholders,
@@ -107,7 +107,7 @@ def main(argv=None):
     parser.add_argument("--output", default=str(DEFAULT_OUTPUT))
     args = parser.parse_args(argv)
 
-    from translator import evaluate
+    from translator.evaluation import evaluate
 
     test_pairs, _, known, _ = evaluate.load_eval_pairs(data_path=args.data)
     test_pairs = test_pairs[: args.limit]

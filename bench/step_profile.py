@@ -125,7 +125,7 @@ def main(argv=None):
     parser.add_argument("--data", help="corpus path (else TRANSLATOR_DATA or the cached download)")
     args = parser.parse_args(argv)
     from bench.__main__ import english_sentences
-    from translator.data import DataError, load_splits
+    from translator.training.data import DataError, load_splits
 
     try:
         sentences = english_sentences(load_splits(args.data)["test"])[: args.sentences]

@@ -2,7 +2,7 @@
 
 Both models train on the same sentences, vectorised by one word-level
 `TextPipeline` (the example's 20 source / 21 target slots). Ours then batches
-by length (`translator.batches.make_dataset`); the example pads every batch to
+by length (`translator.training.batches.make_dataset`); the example pads every batch to
 the full length (`bench.keras_example.make_dataset`). What counts is real
 (non-padding) target tokens per second: padding is work that teaches nothing.
 """
@@ -16,11 +16,11 @@ import tensorflow as tf
 
 from bench import keras_example
 from translator import model_dir
-from translator.batches import make_dataset, vectorize
 from translator.config import Config, preset
 from translator.devices import resolve_auto
-from translator.text import TextPipeline
-from translator.training_model import compiled_model
+from translator.text.pipeline import TextPipeline
+from translator.training.batches import make_dataset, vectorize
+from translator.training.training_model import compiled_model
 
 BATCH_SIZE = 64
 GPU_BATCH_SIZE = 512
@@ -126,7 +126,7 @@ def flop_parameters(model):
 
 def ours_speed(config, source_ids, target_ids, steps, warmup, peak):
     batches = epoch_batches(make_dataset(source_ids, target_ids, config.batch_size, shuffle=True, seed=config.seed))
-    model = compiled_model(config, resolve_auto(config.jit_compile))  # as `translator.train.train` compiles it
+    model = compiled_model(config, resolve_auto(config.jit_compile))  # as `translator.training.train.train` compiles it
     result = summarize(time_steps(model, batches, steps, warmup), flop_parameters(model), peak)
     return {**result, "steps_per_epoch": len(batches)}
 

@@ -113,8 +113,8 @@ def command_env():
 @pytest.fixture(scope="session")
 def tiny_model_dir(tmp_path_factory):
     """A tiny word-level model trained to near-memorise PAIRS; returns its directory."""
-    from translator import train
     from translator.config import preset
+    from translator.training import train
 
     root = tmp_path_factory.mktemp("tiny")
     splits = {"train": PAIRS, "val": PAIRS[:8], "test": PAIRS[:8]}

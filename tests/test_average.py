@@ -6,8 +6,9 @@ import shutil
 import numpy as np
 import pytest
 
-from translator import average, model_dir
+from translator import model_dir
 from translator.cli import main
+from translator.training import average
 
 
 @pytest.fixture()

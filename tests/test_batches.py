@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from translator import batches
 from translator.config import preset
-from translator.text import TextPipeline
+from translator.text.pipeline import TextPipeline
+from translator.training import batches
 
 
 def test_pairs_longer_than_the_model_reads_are_left_out_not_cut(pairs):

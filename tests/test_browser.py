@@ -27,7 +27,7 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from bench.background_server import background_server  # noqa: E402
-from translator import server  # noqa: E402
+from translator.serving import server  # noqa: E402
 
 FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

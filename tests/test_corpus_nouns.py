@@ -1,6 +1,7 @@
 import pytest
 
-from translator import corpus_nouns, data, nouns
+from translator.text import nouns
+from translator.training import corpus_nouns, data
 
 ZITHER = [("The zither is new.", "La cítara es nueva."), ("Where is my zither?", "¿Dónde está mi cítara?"),
           ("I bought a zither.", "Compré una cítara.")]

@@ -1,6 +1,7 @@
 import pytest
 
-from translator import corpus_verbs, data, verbs
+from translator.text import verbs
+from translator.training import corpus_verbs, data
 
 SCRIBBLE = [("He scribbled a note.", "Él garabateó una nota."), ("I was scribbling.", "Yo estaba garabateando."),
             ("They scribbled.", "Ellos garabatearon.")]

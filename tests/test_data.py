@@ -4,7 +4,8 @@ import zipfile
 
 import pytest
 
-from translator import data, lines
+from translator.files import lines
+from translator.training import data
 
 
 def numbered(*raw):

@@ -6,7 +6,7 @@ import numpy as np
 import tensorflow as tf
 from keras import ops
 
-from translator.decoding import (
+from translator.model.decoding import (
     IMPOSSIBLE,
     TOP_K_BLOCK,
     _whole_blocks,
@@ -26,7 +26,7 @@ from translator.decoding import (
     spread,
     top_k,
 )
-from translator.recompute import recompute_beam, recompute_greedy
+from translator.model.recompute import recompute_beam, recompute_greedy
 
 
 def source_ids(translator, texts):
@@ -48,7 +48,7 @@ def test_cached_decoding_equals_full_recomputation(tiny_translator, sentences):
 
 
 def test_the_reference_loop_runs_the_model_on_one_shape(tiny_translator, sentences):
-    # A backend that compiles each shape (JAX: the epoch scores of translator.ids.fit) compiles it once.
+    # A backend that compiles each shape (JAX: the epoch scores of translator.training.ids.fit) compiles it once.
     ids = source_ids(tiny_translator, sentences)
     model, pipeline = tiny_translator.model, tiny_translator.pipeline
     with mock.patch.object(model, "decode", wraps=model.decode) as decode:

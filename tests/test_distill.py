@@ -5,7 +5,9 @@ The recipe that runs these stages end to end through the command is in test_reci
 
 import pytest
 
-from translator import data, distill, model_dir, partial, recipe, train
+from translator import model_dir
+from translator.files import partial
+from translator.training import data, distill, recipe, train
 from translator.translate import Translator
 
 
@@ -83,7 +85,7 @@ def test_a_student_trains_on_the_teachers_pairs_and_is_chosen_and_scored_on_the_
     monkeypatch.setattr(train, "train", lambda config, **kwargs: given.update(kwargs, config=config))
     stage = {"name": "student", "kind": "train", "preset": "tiny", "targets": "taught", "with_original": with_original,
              "epochs": 1}
-    settings = {"data_path": corpus, "mixed_precision": None, "jit_compile": None}
+    settings = {"data_path": corpus, "more_path": None, "mixed_precision": None, "jit_compile": None}
     recipe.train_stage(stage, recipe_dir, recipe_dir / "models" / "student", settings)
     originals = data.load_splits(corpus)["train"] if with_original else []
     assert given["train_pairs"] == originals + taught

@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from tests.ports import free_ports
-from translator import devices, model_dir, run_state, selection
+from translator import devices, model_dir
+from translator.training import run_state, selection
 from translator.translate import Translator
 
 

@@ -9,9 +9,9 @@ import tensorflow as tf
 from keras import ops
 
 from translator import cli, model_dir
-from translator.decoding import beam_decode, decoding_graph, greedy_decode
-from translator.ensemble import Ensemble, mean_log_probs
-from translator.recompute import recompute_beam, recompute_greedy
+from translator.model.decoding import beam_decode, decoding_graph, greedy_decode
+from translator.model.ensemble import Ensemble, mean_log_probs
+from translator.model.recompute import recompute_beam, recompute_greedy
 from translator.translate import Translator
 
 # Each weight moved by this many of its tensor's standard deviations: the models translate 3 to 5 of the 6

@@ -4,8 +4,8 @@
 import pytest
 
 from tests.test_cli import cli
-from translator import quality
-from translator.glossary import Glossary, GlossaryError
+from translator.evaluation import quality
+from translator.text.glossary import Glossary, GlossaryError
 
 TERMS = [
     ("cat", "gato"),
@@ -169,7 +169,7 @@ def test_a_bad_glossary_file_is_one_line_and_exit_2(tiny_model_dir, tmp_path):
     assert result.stderr == f"translator translate: glossary {tmp_path / 'none.tsv'}: no such file\n"
 
 
-# End to end on the tiny model: the translator writes each match as its Spanish (`translator.verbatim`).
+# End to end on the tiny model: the translator writes each match as its Spanish (`translator.text.verbatim`).
 
 
 @pytest.fixture(scope="module")

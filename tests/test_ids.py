@@ -5,12 +5,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from translator import model_dir, selection
+from translator import model_dir
 from translator.config import Config, preset
-from translator.ids import convert, fit
-from translator.model import Transformer
-from translator.pieces import pieces_to_text
-from translator.text import TextPipeline
+from translator.model.transformer import Transformer
+from translator.text.pieces import pieces_to_text
+from translator.text.pipeline import TextPipeline
+from translator.training import selection
+from translator.training.ids import convert, fit
 from translator.translate import Translator
 
 
@@ -144,9 +145,9 @@ def module_imports(name):
 
 
 def test_the_fit_imports_nothing_that_needs_tensorflow():
-    """`translator.ids.fit` and every project module it imports, followed through, import no TensorFlow
+    """`translator.training.ids.fit` and every project module it imports, followed through, import no TensorFlow
     (Keras picks its backend itself: JAX or PyTorch where TensorFlow is missing)."""
-    seen, todo = set(), ["translator.ids.fit"]
+    seen, todo = set(), ["translator.training.ids.fit"]
     while todo:
         name = todo.pop()
         if name in seen:
@@ -156,4 +157,5 @@ def test_the_fit_imports_nothing_that_needs_tensorflow():
             assert imported.split(".")[0] not in ("tensorflow", "tensorflow_text"), f"{name} imports {imported}"
             if imported.split(".")[0] == "translator":
                 todo.append(imported)
-    assert {"translator.selection", "translator.pieces", "translator.model", "translator.recompute"} <= seen
+    assert {"translator.training.selection", "translator.text.pieces", "translator.model.transformer",
+            "translator.model.recompute"} <= seen

@@ -3,10 +3,10 @@ import numpy as np
 import pytest
 from keras import ops
 
-from translator import masks
 from translator.config import Config, preset
-from translator.layers import PositionalEmbedding, TransformerDecoder, TransformerEncoder, sinusoidal_table
-from translator.model import Transformer, build_transformer
+from translator.model import masks
+from translator.model.layers import PositionalEmbedding, TransformerDecoder, TransformerEncoder, sinusoidal_table
+from translator.model.transformer import Transformer, build_transformer
 
 EMBED, HEADS = 16, 4
 

@@ -4,8 +4,9 @@ import random
 
 import pytest
 
-from translator import augment, data, mix, placeholders
 from translator.config import preset
+from translator.text import placeholders
+from translator.training import augment, data, mix
 
 
 def write_pairs(path, pairs):
@@ -113,7 +114,7 @@ def spans_in_order(hidden, original):
 
 
 def test_placeholders_are_whole_tokens_of_the_vocabulary(pairs):
-    from translator.text import TextPipeline
+    from translator.text.pipeline import TextPipeline
 
     config = preset("tiny", tokenizer="wordpiece", shared_vocabulary=True, lowercase=False, placeholders=0.5)
     english, spanish = zip(*placeholders.augment(pairs * 3, 1.0, seed=1))

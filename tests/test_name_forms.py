@@ -1,7 +1,7 @@
 import pytest
 
-from translator import name_forms
 from translator.errors import UsageError
+from translator.text import name_forms
 
 PAIRS = ([("I live in Germany.", "Vivo en Alemania."), ("We flew to London.", "Volamos a Londres.")] * 5
          + [(f"Tom is in room {i}.", f"Tom está en la habitación {i}.") for i in range(600)])

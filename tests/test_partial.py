@@ -12,8 +12,9 @@ import time
 
 import pytest
 
-from translator import cli, partial
-from translator.progress import Progress, on_terminal
+from translator import cli
+from translator.files import partial
+from translator.files.progress import Progress, on_terminal
 
 JOB = {"input": {"bytes": 10, "sha256": "ab"}, "beam": 4, "chunk_lines": 2}
 

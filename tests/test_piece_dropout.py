@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from translator.piece_dropout import resample
-from translator.pieces import pieces_to_text
+from translator.text.pieces import pieces_to_text
+from translator.training.piece_dropout import resample
 
 VOCABULARY = ["", "[UNK]", "[start]", "[end]", "[NUM0]", "casa", "ca", "c", "##sa", "##s", "##a", "a", "s",
               "##as", "ha", "h", "##blo", "##b", "##l", "##o", "##lo", "hablo", ".",

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from translator import train
 from translator.config import preset
-from translator.recompute import recompute_greedy
+from translator.model.recompute import recompute_greedy
+from translator.training import train
 from translator.translate import Translator
 
 

@@ -1,5 +1,5 @@
-"""Sentence breaks and untranslated English (`translator.quality`), the out-of-domain sets of `translator evaluate`,
-and the Apertium baseline's line handling (`bench.apertium`): no model is trained, a stub translates."""
+"""Sentence breaks and untranslated English (`translator.evaluation.quality`), the out-of-domain sets of `translator
+evaluate`, and the Apertium baseline's line handling (`bench.apertium`): no model is trained, a stub translates."""
 
 import json
 import logging
@@ -8,8 +8,10 @@ import sys
 
 import pytest
 
-from translator import cli, data, evaluate, mix, quality
+from translator import cli
+from translator.evaluation import evaluate, quality
 from translator.model_files import MODEL_FILE
+from translator.training import data, mix
 
 KNOWN = {"los", "la", "el", "de", "casa", "ganan", "venden", "productos", "no", "web"}.__contains__
 

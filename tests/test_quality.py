@@ -7,10 +7,13 @@ import numpy as np
 import pytest
 from keras import ops
 
-from translator import augment, evaluate, model_dir, quality, selection, train, verbatim
+from translator import model_dir
 from translator.config import Config, preset
-from translator.model import Transformer
-from translator.text import TextPipeline
+from translator.evaluation import evaluate, quality
+from translator.model.transformer import Transformer
+from translator.text import rerank, verbatim
+from translator.text.pipeline import TextPipeline
+from translator.training import augment, selection, train
 
 TIED = dict(shared_vocabulary=True, tie_embeddings=True, lowercase=False)
 
@@ -103,8 +106,8 @@ def test_copy_rate_and_invented_words_on_hand_made_examples():
     translations = ["Mi amiga Angela vive en Teherán.", "Tengo 37 libros.", "Se llama Kaoruko."]
     expected = [["Angela"], ["37"], ["Kaoru"]]
     assert quality.copy_rate(translations, expected) == pytest.approx(2 / 3)
-    known = quality.known_words(["Mi amiga vivía en la ciudad.", "Tengo libros.", "Se llama Tom."])
-    invented, total = quality.invented_words(
+    known = rerank.known_words(["Mi amiga vivía en la ciudad.", "Tengo libros.", "Se llama Tom."])
+    invented, total = rerank.invented_words(
         ["Mi amiga Angela vive en Teherán.", "Tengo 37 mordinarios.", "Vivimos en ciudades."],
         ["My friend Angela lives in Tehran.", "I have 37 books.", "We live in cities."], known,
     )
@@ -138,7 +141,7 @@ def test_the_span_sets_hold_spans_at_the_start_middle_and_end_of_sentences():
 def test_the_rare_words_set_is_scored_for_invented_words(tiny_translator, pairs):
     rare = quality.rare_word_pairs(pairs, [("Tom is here.", "Tom está aquí."), ("Tom is glum.", "Tom está triste.")])
     assert rare == [("Tom is glum.", "Tom está triste.")]
-    result = evaluate.evaluate(tiny_translator, pairs[:4], known_words=quality.known_words(es for _, es in pairs),
+    result = evaluate.evaluate(tiny_translator, pairs[:4], known_words=rerank.known_words(es for _, es in pairs),
                                rare_pairs=rare, examples=0)
     assert result["rare_words"]["sentences"] == 1 and set(result["rare_words"]) >= {"invented_share", "bleu", "chrf"}
     # The span sets are scored as copy sets: every span of a sentence kept, in percent of the sentences.
@@ -212,4 +215,4 @@ def test_the_everyday_nouns_spanish_counts_as_no_invented_word(tmp_path, pairs):
     corpus.write_text("".join(f"{english}\t{spanish}\n" for english, spanish in pairs), encoding="utf-8")
     _, _, known, _ = evaluate.load_eval_pairs(data_path=corpus)
     assert {"licuadora", "hoja", "cálculo"} <= known  # "blender", "spreadsheet": no Spanish of the corpus
-    assert quality.invented_words(["Licuadora mordinaria."], ["A blender."], known)[0] == ["mordinaria"]
+    assert rerank.invented_words(["Licuadora mordinaria."], ["A blender."], known)[0] == ["mordinaria"]

@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from translator import cli, data, distill, model_dir, recipe, run_state
+from translator import cli, model_dir
+from translator.training import data, distill, recipe, run_state
 from translator.translate import Translator
 
 

@@ -3,8 +3,8 @@
 import numpy as np
 import sacrebleu
 
-from translator import rerank
-from translator.quality import words
+from translator.text import rerank
+from translator.text.rerank import words
 from translator.translate import Translator
 
 

@@ -12,8 +12,9 @@ import subprocess
 import sys
 import time
 
-from translator import model_dir, run_state, train
+from translator import model_dir
 from translator.config import preset
+from translator.training import run_state, train
 
 
 def finished_epochs(run_dir):

@@ -1,7 +1,7 @@
 """Hostile input and output: bytes that are not UTF-8, odd line endings, huge files, missing or full outputs.
 
 Each probe of bench/RESULTS.md ("Hostile input") is a test here. The reader and writer
-(translator/lines.py) are tested directly; the commands in-process through
+(translator/files/lines.py) are tested directly; the commands in-process through
 `cli.main` (with the tiny model), or in a subprocess where the process
 itself matters (standard input and output, exit-time flushing).
 """
@@ -15,7 +15,9 @@ import zipfile
 
 import pytest
 
-from translator import cli, data, lines
+from translator import cli
+from translator.files import lines
+from translator.training import data
 
 
 def run_cli(capsys, *args):
@@ -311,7 +313,7 @@ def test_evaluate_pairs_with_a_bom_crlf_and_a_bad_line(tiny_model_dir, tmp_path,
 def test_http_api_answers_bad_bytes_with_400(tiny_translator):
     from fastapi.testclient import TestClient
 
-    from translator import server
+    from translator.serving import server
 
     with TestClient(server.create_app(tiny_translator)) as client:
         headers = {"content-type": "application/json"}

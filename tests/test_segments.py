@@ -2,7 +2,7 @@
 
 import logging
 
-from translator import segments
+from translator.text import segments
 
 
 def count_words(strings):

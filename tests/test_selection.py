@@ -2,7 +2,7 @@
 
 import keras
 
-from translator import selection
+from translator.training import selection
 
 
 def test_checkpoint_scores_every_nth_epoch_and_keeps_the_latest_weights(tmp_path):

@@ -18,10 +18,10 @@ import pytest
 fastapi = pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from translator import server  # noqa: E402
-from translator.batcher import DECODE_BATCH_SIZE, MAX_QUEUE_WORK, Batcher, Overloaded  # noqa: E402
 from translator.defaults import MAX_BEAM  # noqa: E402
 from translator.model_dir import ModelDirError  # noqa: E402
+from translator.serving import server  # noqa: E402
+from translator.serving.batcher import DECODE_BATCH_SIZE, MAX_QUEUE_WORK, Batcher, Overloaded  # noqa: E402
 
 
 class FakeTranslator:
@@ -573,7 +573,7 @@ def test_refused_at_once_when_the_work_before_it_would_outlast_the_deadline():
 SLOW_SERVER = """
 import socket, sys, time, uvicorn
 from types import SimpleNamespace
-from translator import server
+from translator.serving import server
 
 class Slow:
     config = SimpleNamespace(name="slow")

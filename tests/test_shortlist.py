@@ -6,11 +6,11 @@ import pytest
 import tensorflow as tf
 from keras import ops
 
-from translator import shortlist
-from translator.batches import vectorize
-from translator.decoding import beam_decode, greedy_decode
 from translator.errors import UsageError
-from translator.recompute import recompute_beam, recompute_greedy
+from translator.model import shortlist
+from translator.model.decoding import beam_decode, greedy_decode
+from translator.model.recompute import recompute_beam, recompute_greedy
+from translator.training.batches import vectorize
 from translator.translate import Translator
 
 
@@ -54,7 +54,7 @@ def test_a_trained_model_keeps_its_shortlist_and_decodes_with_it(tiny_model_dir,
     assert tiny_translator.shortlist is not None
     # The tiny vocabulary is all frequent pieces: a table of a few of them has likely ones to keep too.
     pipeline = tiny_translator.pipeline
-    shortlist.save_table(tmp_path, pipeline, pairs, frequent=5, per_piece=3)
+    shortlist.save_table(tmp_path, pipeline, *vectorize(pipeline, pairs), frequent=5, per_piece=3)
     loaded = shortlist.load_table(tmp_path, pipeline)
     always, likely = shortlist.build(*vectorize(pipeline, pairs), len(pipeline.target_vocabulary), 5, 3)
     reserved = [0, 1, pipeline.start_id, pipeline.end_id]
@@ -105,7 +105,7 @@ def test_decoding_over_a_shortlist_chooses_as_if_every_other_piece_were_impossib
 def test_a_teacher_translates_over_the_whole_vocabulary(tiny_model_dir, tiny_translator, sentences, tmp_path):
     import shutil
 
-    from translator import distill
+    from translator.training import distill
 
     teacher = shutil.copytree(tiny_model_dir, tmp_path / "teacher")
     few = " ".join(tiny_translator.pipeline.target_vocabulary[4:8])  # a shortlist far too short

@@ -4,7 +4,7 @@ capitals."""
 import pytest
 
 from tests.test_verbatim import speaking
-from translator import spelling
+from translator.text import spelling
 
 COUNTS = {"where": 9, "Where": 1, "Tom": 9, "tom": 1, "I": 9, "love": 9, "is": 9, "here": 9, "color": 9, "Color": 2,
           "theater": 9, "center": 9, "realize": 9, "analyzed": 9, "traveled": 9, "defense": 9, "program": 9, "gray": 1,

@@ -3,7 +3,7 @@ import pytest
 import tensorflow as tf
 
 from translator.config import preset
-from translator.text import TextPipeline, attach_punctuation, standardize
+from translator.text.pipeline import TextPipeline, attach_punctuation, standardize
 from translator.tokens import END, START, UNK_ID
 
 ROUND_TRIP = ["¿Qué hora es?", "¡Hola, Tom!", "Él no está aquí.", "María vive en España."]

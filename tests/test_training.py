@@ -8,14 +8,15 @@ import numpy as np
 import pytest
 from keras import ops
 
-from translator import batches, model_dir, optimizer, train
+from translator import model_dir
 from translator.config import preset, warm_start_config
 from translator.errors import UsageError
-from translator.losses import MaskedAccuracy, MaskedCrossEntropy
-from translator.model import Transformer
-from translator.pieces import pieces_to_text
-from translator.text import TextPipeline
-from translator.training_model import compiled_model
+from translator.model.transformer import Transformer
+from translator.text.pieces import pieces_to_text
+from translator.text.pipeline import TextPipeline
+from translator.training import batches, optimizer, train
+from translator.training.losses import MaskedAccuracy, MaskedCrossEntropy
+from translator.training.training_model import compiled_model
 
 
 def test_loss_and_accuracy_ignore_padding():
@@ -144,7 +145,7 @@ def test_training_runs_under_mirrored_strategy_on_two_logical_cpus(tmp_path, pai
         import tensorflow as tf
         cpu = tf.config.list_physical_devices("CPU")[0]
         tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
-        from translator import train
+        from translator.training import train
         from translator.config import preset
         pairs = {pairs!r}
         strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
@@ -168,7 +169,7 @@ def test_a_finished_run_run_again_writes_its_model_without_training_again(pairs,
     first = model_dir.read_metrics(output)["training"]["history"]
     with pytest.raises(model_dir.ModelDirError, match="already holds a model"):
         train.train(config, **kwargs)
-    with caplog.at_level("INFO", logger="translator.run_state"):
+    with caplog.at_level("INFO", logger="translator.training.run_state"):
         train.train(config, overwrite=True, **kwargs)
     assert "finished after 2 epochs" in caplog.text
     assert model_dir.read_metrics(output)["training"]["history"] == first

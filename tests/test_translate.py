@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from translator import decoding
 from translator.config import preset
-from translator.decoding import LENGTH_BUCKET
-from translator.model import Transformer
-from translator.text import TextPipeline
+from translator.model import decoding
+from translator.model.decoding import LENGTH_BUCKET
+from translator.model.transformer import Transformer
+from translator.text.pipeline import TextPipeline
 from translator.tokens import END, START, UNK
 from translator.translate import Translator
 
@@ -181,7 +181,7 @@ def test_xla_decoding_equals_graph_decoding(tiny_model_dir, tiny_translator, sen
 
 
 def test_bfloat16_decoding_computes_in_bfloat16_and_translates_alike(tiny_model_dir, tiny_translator, sentences):
-    from translator.ensemble import Ensemble
+    from translator.model.ensemble import Ensemble
 
     fast = Translator.load(tiny_model_dir, bfloat16=True)
     assert [layer.compute_dtype for layer in fast.model.decoder_layers] == ["bfloat16"] * len(fast.model.decoder_layers)
@@ -240,7 +240,7 @@ def test_bfloat16_auto_is_off_under_xla_and_an_explicit_choice_stands(monkeypatc
 
 def test_a_bfloat16_copy_projects_with_the_float32_table_it_shares():
     from translator.config import preset
-    from translator.model import in_bfloat16
+    from translator.model.transformer import in_bfloat16
 
     model = Transformer(preset("tiny", shared_vocabulary=True, tie_embeddings=True, lowercase=False,
                                source_vocab_size=50, target_vocab_size=50))

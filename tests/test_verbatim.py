@@ -1,16 +1,17 @@
 """Spans that must come through unchanged: found, swapped for stand-ins before decoding, written back after; and what
-the model still garbled (`translator.garbling`), found in its translation and decoded again."""
+the model still garbled (`translator.text.garbling`), found in its translation and decoded again."""
 
 from pathlib import Path
 
 import pytest
 
-from translator import cli, garbling, nouns, numbers, verbatim, verbs
+from translator import cli
 from translator.defaults import DEFAULT_BEAM, DEFAULT_MODEL
-from translator.spanish import is_form, lost_weekdays, tidied
+from translator.text import garbling, nouns, numbers, verbatim, verbs
+from translator.text.spanish import is_form, lost_weekdays, tidied
+from translator.text.verbatim import Span
+from translator.text.words import WORD
 from translator.translate import Translator
-from translator.verbatim import Span
-from translator.words import WORD
 
 # Word counts of a training corpus: "wipe" is rare but a word, "Angela" a name seen too seldom.
 COUNTS = {**dict.fromkeys(["Tom", "John", "the", "has", "cats", "is", "in", "lives", "where", "and", "look", "now",
@@ -19,7 +20,8 @@ COUNTS = {**dict.fromkeys(["Tom", "John", "the", "has", "cats", "is", "in", "liv
                            "flew", "last", "week", "love", "this", "song", "eighth", "thanks", "took", "trip", "days",
                            # Nouns that make a place of a name with "'s" (the "institution" kind).
                            "hospital", "pizza", "day", "parade"], 9),
-          # Nouns and verbs of the lists (`translator.nouns`, `translator.verbs`) seen often enough to be left to the model.
+          # Nouns and verbs of the lists (`translator.text.nouns`, `translator.text.verbs`) seen often enough to be left
+          # to the model.
           **dict.fromkeys(["owner", "pin", "blocked"], nouns.MAX_COUNT),
           "wipe": 1, "Angela": 2, "Africa": 7, "30": 9, "Christian": 8, "English": 425, "application": 1,
           "car": 9, "general": 9, "motor": 9}

@@ -16,8 +16,6 @@ from translator.defaults import DEFAULT_BEAM, DEFAULT_HOST, DEFAULT_MODEL, DEFAU
 
 quiet_tensorflow()
 
-from translator import lines, outputs, partial  # noqa: E402  (the standard library only: keeps --help fast)
-from translator.batcher import MAX_QUEUE_WORK, QUEUE_DEADLINE_S  # noqa: E402  (likewise)
 from translator.devices import (  # noqa: E402  (TensorFlow only once a command asks it)
     bfloat16_decoding,
     decoding_batches,
@@ -26,7 +24,9 @@ from translator.devices import (  # noqa: E402  (TensorFlow only once a command 
     xla_cache_flags,
 )
 from translator.errors import UsageError  # noqa: E402
+from translator.files import lines, outputs, partial  # noqa: E402  (the standard library only: keeps --help fast)
 from translator.model_files import MODEL_FILE, require_model  # noqa: E402  (likewise)
+from translator.serving.batcher import MAX_QUEUE_WORK, QUEUE_DEADLINE_S  # noqa: E402  (likewise)
 
 
 def import_tensorflow_quietly():
@@ -120,7 +120,7 @@ def check_models(*directories):
 
 def cmd_data(args):
     import_tensorflow_quietly()
-    from translator import data
+    from translator.training import data
 
     pairs, skipped = data.load_pairs(args.data, skip_malformed=args.skip_malformed)
     print(data.summary(data.split_pairs(pairs), skipped))
@@ -134,9 +134,10 @@ def cmd_train(args):
     if args.recipe:
         if overrides:
             flags = ", ".join("--" + k.replace("_", "-") for k in overrides)
-            raise UsageError(f"not with --recipe: {flags} (a recipe's stages train as declared in translator/recipe.py)")
+            raise UsageError(f"not with --recipe: {flags} (a recipe's stages train as declared in "
+                             "translator/training/recipe.py)")
         import_tensorflow_quietly()
-        from translator import recipe
+        from translator.training import recipe
 
         recipe.run(args.recipe, runs_dir=args.runs, output_dir=args.output, final_name=args.name,
                    overwrite=args.overwrite, data_path=args.data, more_path=args.more_data, **switches)
@@ -144,14 +145,14 @@ def cmd_train(args):
     config = configure(args.preset, args.start_from, **overrides, **switches,
                        **({"name": args.name} if args.name else {}))
     import_tensorflow_quietly()
-    from translator import train
+    from translator.training import train
 
     train.train(config, data_path=args.data, output_dir=args.output, runs_dir=args.runs, start_from=args.start_from,
                 overwrite=args.overwrite, more_path=args.more_data)
 
 
 def input_lines(args):
-    """The lines to translate, as `translator.lines.Line`s, and the name of where they come from."""
+    """The lines to translate, as `translator.files.lines.Line`s, and the name of where they come from."""
     if args.text:
         # The shell passes arguments as bytes; Python keeps bytes that are not UTF-8 as
         # surrogate escapes, which os.fsencode turns back into those bytes.
@@ -177,7 +178,7 @@ def standard_output():
 def cmd_average(args):
     check_models(*args.models)
     import_tensorflow_quietly()
-    from translator import average
+    from translator.training import average
 
     output = average.average(args.models, args.output, overwrite=args.overwrite)
     print(f"wrote the mean of {len(args.models)} models to {output}")
@@ -195,7 +196,7 @@ def cmd_translate(args):
     inputs = itertools.chain([first] if first else [], inputs)
     check_models(args.model, *args.ensemble or ())
     import_tensorflow_quietly()
-    from translator.progress import Progress, on_terminal
+    from translator.files.progress import Progress, on_terminal
     from translator.translate import Translator
 
     parallel_batches = decoding_batches(SWITCHES[args.xla])  # first: it sets the threads TensorFlow starts with
@@ -252,8 +253,8 @@ def translation_job(args, jit_compile, bfloat16):
 
 
 def load_glossary(path):
-    """The `--glossary` file as a `translator.glossary.Glossary`, or None without one; read before any model is."""
-    from translator.glossary import Glossary
+    """The `--glossary` file as a `translator.text.glossary.Glossary`, or None without one; read before any model is."""
+    from translator.text.glossary import Glossary
 
     return Glossary.load(path) if path else None
 
@@ -268,7 +269,8 @@ def cmd_evaluate(args):
     glossary = load_glossary(args.glossary)
     check_models(args.model, *args.ensemble or ())
     import_tensorflow_quietly()
-    from translator import evaluate, progress
+    from translator.evaluation import evaluate
+    from translator.files import progress
 
     parallel_batches = decoding_batches(SWITCHES[args.xla])  # first: it sets the threads TensorFlow starts with
     jit_compile, bfloat16 = decoding_switches(args)
@@ -297,7 +299,7 @@ def cmd_export(args):
 def cmd_serve(args):
     check_models(args.model)
     import_tensorflow_quietly()
-    from translator import server
+    from translator.serving import server
 
     jit_compile, bfloat16 = decoding_switches(args)
     server.run(args.model, host=args.host, port=args.port, jit_compile=jit_compile, bfloat16=bfloat16,

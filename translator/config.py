@@ -48,14 +48,14 @@ class Config:
     # of a small model, and a copied piece looks the same going in and out.
     tie_embeddings: bool = False
 
-    # Data. The further sources of the training mix (`translator.mix`) and how many times each one's
+    # Data. The further sources of the training mix (`translator.training.mix`) and how many times each one's
     # pairs count (0.5: a random half; 2: twice); None: the everyday corpus alone.
     mix: dict | None = None
     # Extra training pairs of 2 to 4 of the corpus' short pairs joined (`augment.concatenate`), as a
     # share of its training split: texts of several sentences, translated whole.
     concatenate: float = 0.0
     # Share of the training pairs holding a span both sides write alike (a number, an address, a
-    # code, a name) whose spans become typed placeholder tokens (`translator.placeholders`).
+    # code, a name) whose spans become typed placeholder tokens (`translator.text.placeholders`).
     placeholders: float = 0.0
 
     # Training.
@@ -151,7 +151,7 @@ PRESETS = {
     # The keras.io English-to-Spanish example, so results can be compared.
     "reference": Config(name="reference"),
     # The first stage of the model shipped in saved_models/en-es: the everyday corpus and the further
-    # human-translated pairs (`translator.mix`), whole sentences of up to 128 pieces, one cased WordPiece
+    # human-translated pairs (`translator.training.mix`), whole sentences of up to 128 pieces, one cased WordPiece
     # vocabulary for both languages with tied embeddings and typed placeholders, a deeper encoder than
     # decoder (decoding runs the decoder once a token, the encoder once a sentence), invented names and
     # numbers to learn copying, the best epoch by validation BLEU or the mean of the last five. The

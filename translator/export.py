@@ -9,7 +9,7 @@ truncated in the graph; the Python `Translator` splits them instead.
 
 import keras
 
-from translator import outputs
+from translator.files import outputs
 from translator.translate import Translator
 
 

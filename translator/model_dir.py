@@ -5,14 +5,15 @@
     vocab_en.txt     English vocabulary, one token a line
     vocab_es.txt     Spanish vocabulary
     truecase.tsv     lower-cased word <TAB> its usual casing
-    words_en.txt     English word <TAB> its count in the training split (see `verbatim`)
-    words_es.txt     every lower-cased Spanish word of the training split (see `rerank`)
-    shortlist.tsv    each English piece's likely Spanish pieces in the training split (see `shortlist`)
-    names.tsv        each English name of the training split and the Spanish words that say it (see `name_forms`)
+    words_en.txt     English word <TAB> its count in the training split (see `text.verbatim`)
+    words_es.txt     every lower-cased Spanish word of the training split (see `text.rerank`)
+    shortlist.tsv    each English piece's likely Spanish pieces in the training split (see `model.shortlist`)
+    names.tsv        each English name of the training split and the Spanish words that say it (see `text.name_forms`)
     metrics.json     training history and, after `evaluate`, the scores
 
 A directory is written whole (`writing`): beside its place, renamed into it
-when complete, and never over a model unless asked to.
+when complete, and never over a model unless asked to. A finished run's, with
+the word lists of its training split, is written by `training.train.write_model`.
 """
 
 import json
@@ -20,16 +21,10 @@ from pathlib import Path
 
 import keras
 
-from translator import (
-    layers,  # noqa: F401  (registers the layers for loading)
-    name_forms,
-    outputs,
-    rerank,
-    shortlist,
-    verbatim,
-)
 from translator.config import Config
-from translator.model import Transformer, count_parameters
+from translator.files import outputs
+from translator.model import layers  # noqa: F401  (registers the layers for loading)
+from translator.model.transformer import Transformer
 from translator.model_files import (
     CONFIG_FILE,
     HOW_TO_MAKE,
@@ -39,7 +34,7 @@ from translator.model_files import (
     check_free,
     require_model,
 )
-from translator.text import TextPipeline
+from translator.text.pipeline import TextPipeline
 
 
 def writing(directory, overwrite=False):
@@ -66,21 +61,6 @@ def save(directory, model, pipeline, config):
     clean.save(directory / MODEL_FILE)
     config.to_json(directory / CONFIG_FILE)
     pipeline.save(directory)
-
-
-def write(directory, model, pipeline, config, train_pairs, overwrite=False, **training):
-    """The model directory of a finished run, written whole: the model, its vocabularies, the training
-    split's word counts (for stand-ins and re-ranking), shortlist and names, and `training` in metrics.json."""
-    with writing(directory, overwrite) as partial:
-        save(partial, model, pipeline, config)
-        verbatim.save_word_counts(partial, (english for english, _ in train_pairs))
-        rerank.save_lexicon(partial, (spanish for _, spanish in train_pairs))
-        shortlist.save_table(partial, pipeline, train_pairs)
-        name_forms.save_table(partial, train_pairs)
-        update_metrics(
-            partial, training={"parameters": count_parameters(model), **training, "train_pairs": len(train_pairs)}
-        )
-    return Path(directory)
 
 
 def load(directory):

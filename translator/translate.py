@@ -12,25 +12,15 @@ from concurrent.futures import ThreadPoolExecutor
 import tensorflow as tf
 from keras import ops
 
-from translator import (
-    decoding,
-    garbling,
-    masks,
-    model_dir,
-    name_forms,
-    rerank,
-    segments,
-    shortlist,
-    spanish,
-    spelling,
-    verbatim,
-)
+from translator import model_dir
 from translator.defaults import BATCH_SIZE, DEFAULT_BEAM, PARALLEL_BATCHES
 from translator.devices import resolve_auto
-from translator.ensemble import Ensemble, check_same_text, members
 from translator.errors import UsageError
-from translator.model import in_bfloat16
-from translator.words import WORD
+from translator.model import decoding, masks, shortlist
+from translator.model.ensemble import Ensemble, check_same_text, members
+from translator.model.transformer import in_bfloat16
+from translator.text import garbling, name_forms, rerank, segments, spanish, spelling, verbatim
+from translator.text.words import WORD
 
 
 def alone(words):
@@ -53,27 +43,27 @@ class Translator:
             chooses it with `devices.decoding_batches`).
         placeholders: swap what must come through unchanged (URLs, numbers,
             rare names...) for stand-ins before decoding and back after (see
-            `translator.verbatim`); False gives those spans to the model as
+            `translator.text.verbatim`); False gives those spans to the model as
             written (glossary spans still get stand-ins).
         word_counts: the training corpus' English word counts, for
             `verbatim` (`Translator.load` reads them from the model
             directory); default: each vocabulary token counts as well known.
         lexicon: the training corpus' Spanish words: with a beam, a
             hypothesis that invents fewer words outside them is preferred
-            (see `translator.rerank`), and a word of the translation found
+            (see `translator.text.rerank`), and a word of the translation found
             neither in them nor in the source is replaced by the source's
             rare word at its place (`garbling.repair_invented`).
             `Translator.load` reads them from the model directory; None skips both.
         name_forms: how the corpus' Spanish says each English name it shows
-            often (`translator.name_forms`), for telling a name said its way
+            often (`translator.text.name_forms`), for telling a name said its way
             ("Europe" -> "Europa") from one lost; `Translator.load` reads the
             model directory's. None: only names Spanish writes as English does.
         consensus: with a beam, choose the hypothesis the beam's others
-            agree with most (minimum Bayes risk, see `translator.rerank`);
+            agree with most (minimum Bayes risk, see `translator.text.rerank`);
             False keeps the best-scoring one.
         shortlist: a `shortlist.Shortlist`: each batch chooses among the
             Spanish pieces likely for it, not the whole vocabulary (faster,
-            without XLA; see `translator.shortlist`). `Translator.load` reads
+            without XLA; see `translator.model.shortlist`). `Translator.load` reads
             the model directory's; None or False: the whole vocabulary.
         bfloat16: decode with the model's layers computing in bfloat16
             (`model.in_bfloat16`): faster on a CPU that multiplies bfloat16
@@ -123,7 +113,7 @@ class Translator:
     @classmethod
     def load(cls, directory, ensemble=(), **kwargs):
         """The translator of the model in `directory`; with `ensemble`, more model directories decoded with it
-        as one (`translator.ensemble`). The word lists and the shortlist are `directory`'s."""
+        as one (`translator.model.ensemble`). The word lists and the shortlist are `directory`'s."""
         model, pipeline, config = model_dir.load(directory)
         kwargs = {"word_counts": verbatim.load_word_counts(directory), "lexicon": rerank.load_lexicon(directory),
                   "name_forms": name_forms.load_table(directory),
@@ -374,7 +364,7 @@ class Translator:
         protected = [verbatim.protect(texts[i], way, shift) for i, way in tries]
         to_decode = [n for n, (i, _) in enumerate(tries) if not verbatim.is_fragment(texts[i], spans[i])]
         outputs = [texts[i] for i, _ in tries]
-        # British spellings and curly quotes go to the model as its corpus writes them (`translator.spelling`).
+        # British spellings and curly quotes go to the model as its corpus writes them (`translator.text.spelling`).
         given = [spelling.as_the_corpus(protected[n][0], self.word_counts) for n in to_decode]
         decoded = self.decode_as_written(given + alone(probes), beam_size) if given or probes else []
         self.heard(probes, decoded[len(given):])
@@ -409,7 +399,7 @@ class Translator:
         return verbatim.find(text, self.word_counts, matches)
 
     def reranks(self, beam_size):
-        """Whether a search of `beam_size` ends by choosing among its hypotheses (`translator.rerank`)."""
+        """Whether a search of `beam_size` ends by choosing among its hypotheses (`translator.text.rerank`)."""
         return beam_size > 1 and (self.lexicon is not None or self.consensus)
 
     def decode_as_written(self, texts, beam_size=1):
