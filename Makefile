@@ -70,7 +70,7 @@ $(BENCH_STAMP): $(STAMP)
 	touch $(BENCH_STAMP)
 
 bench: $(BENCH_STAMP)
-	$(PY) -m bench --model "$(MODEL)" $(if $(AGAINST),--against "$(AGAINST)")
+	$(PY) -m bench --model "$(MODEL)" $(if $(AGAINST),--against "$(AGAINST)") $(if $(MORE),--more-data "$(MORE)")
 
 notebooks: $(STAMP)
 	$(VENV)/bin/jupyter notebook notebooks/

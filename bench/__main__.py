@@ -29,6 +29,7 @@ QUICK_LOAD_TEST_CLIENTS, QUICK_LOAD_TEST_SECONDS = 4, 3.0
 QUICK_OVERLOAD = {"heavy_clients": 2, "small_clients": 1, "seconds": 3.0, "warm_up": 1.0}
 # --quick: a slice of the corpus is enough to exercise every path.
 QUICK_PAIRS = {"train": 2000, "val": 0, "test": 200}
+QUICK_NEWS = 40
 
 
 def machine_info():
@@ -147,6 +148,17 @@ def ctranslate2_anchor(model_path, sentences, quick):
     return {"skipped": False, **run_in_own_process(model_path, sentences, quick)}
 
 
+def news_sentences(more_path, quick):
+    """newstest2012's English (a slice with --quick) from the further pairs' folder (`--more-data`, else
+    $TRANSLATOR_MORE_DATA), for speed on long sentences; None without either."""
+    from translator.training import mix
+
+    if not more_path and not os.environ.get(mix.MORE_ENV):
+        return None
+    sentences = [english for english, _ in mix.evaluation_sets(more_path)["dev"]]
+    return sentences[:QUICK_NEWS] if quick else sentences
+
+
 def ctranslate2_rows(result):
     if result["skipped"]:
         return [(result["reason"], "", "", "skipped")]
@@ -172,12 +184,13 @@ def format_table(sections):
 
 
 def run_benchmark(model_path=DEFAULT_MODEL, output=DEFAULT_OUTPUT, quick=False, splits=None,
-                  default_model=DEFAULT_MODEL, data_path=None, against=None):
+                  default_model=DEFAULT_MODEL, data_path=None, against=None, more_path=None):
     """Runs every section, writes `output` (JSON) and returns `(results, table)`.
 
     `splits` (train/test pair lists) replaces the corpus; `default_model` is
     where the `default` preset's vocabulary and epoch times are read from;
-    `against`, a checkout of another commit, is what section 6 pairs this one's default flags with.
+    `against`, a checkout of another commit, is what section 6 pairs this one's default flags with;
+    `more_path`, the further pairs' folder, adds CTranslate2 on newstest2012's long sentences (5b).
     """
     from bench import command_line, decoding, training
     from translator.training import data
@@ -201,6 +214,9 @@ def run_benchmark(model_path=DEFAULT_MODEL, output=DEFAULT_OUTPUT, quick=False, 
     results["load_test"] = load_test(model_path, sentences, results["decoding"], quick)
     results["overload"] = overload(model_path, sentences, quick)
     results["ctranslate2"] = ctranslate2_anchor(model_path, sentences, quick)
+    news = news_sentences(more_path, quick)
+    results["ctranslate2_news"] = ctranslate2_anchor(model_path, news, quick) if news else {
+        "skipped": True, "reason": "newstest2012 skipped: --more-data DIR or $TRANSLATOR_MORE_DATA (make bench MORE=DIR)"}
     results["command_line"] = command_line.run(model_path, sentences, quick, against)
 
     output = Path(output)
@@ -213,6 +229,7 @@ def run_benchmark(model_path=DEFAULT_MODEL, output=DEFAULT_OUTPUT, quick=False, 
         ("4. serving load test", load_test_rows(results["load_test"])),
         ("4b. serving overload: small requests while the server is saturated", overload_rows(results["overload"])),
         ("5. outside anchor: CTranslate2", ctranslate2_rows(results["ctranslate2"])),
+        ("5b. outside anchor on newstest2012's long sentences: CTranslate2", ctranslate2_rows(results["ctranslate2_news"])),
         ("6. translate --file, whole processes", command_line.table_rows(results["command_line"])),
     ])
     return results, table
@@ -226,6 +243,7 @@ def main(argv=None):
     parser.add_argument("--default-model", default=DEFAULT_MODEL,
                         help="the trained `default` preset: its vocabulary and epoch times")
     parser.add_argument("--data", help="corpus path (else TRANSLATOR_DATA or the cached download)")
+    parser.add_argument("--more-data", help="the further pairs' folder, for newstest2012 (else TRANSLATOR_MORE_DATA)")
     parser.add_argument("--against", help="a checkout of another commit, with its own saved_models/en-es: section 6 "
                                           "also times its default `translate --file` against this one's, in turn")
     args = parser.parse_args(argv)
@@ -238,7 +256,7 @@ def main(argv=None):
 
     try:
         results, table = run_benchmark(args.model, args.output, args.quick, default_model=args.default_model,
-                                       data_path=args.data, against=args.against)
+                                       data_path=args.data, against=args.against, more_path=args.more_data)
     except DataError as error:  # no corpus: one line, as the `translator` command says it
         parser.exit(2, f"python -m bench: {error}\n")
     print(table)

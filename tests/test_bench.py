@@ -161,8 +161,10 @@ def test_table_lists_every_target(quick_run):
                 results["training"]["speedup_pass"]]
     if not results["load_test"]["skipped"]:
         verdicts.append(results["load_test"]["sentences_per_s_pass"])
-    anchor = results["ctranslate2"]
-    if not anchor["skipped"]:
+    # CTranslate2 on the test split's sentences, and on newstest2012's when the further pairs are there.
+    for anchor in (results["ctranslate2"], results["ctranslate2_news"]):
+        if anchor["skipped"]:
+            continue
         verdicts.append(anchor["greedy_match"]["float32"] == anchor["compared_sentences"])
         verdicts.append(anchor["timed_greedy_match"] >= 0.95 * anchor["compared_sentences"])
         # Ours against CTranslate2: float32 at the default beam, int8 greedy (its ratios are CT2 over ours).
@@ -172,6 +174,21 @@ def test_table_lists_every_target(quick_run):
     if not overload["skipped"]:
         verdicts += [overload["oversize_request"]["status"] == 413, overload["small_pass"]]
     assert (table.count("PASS"), table.count("MISS")) == (verdicts.count(True), verdicts.count(False))
+
+
+def test_newstest2012_is_read_from_the_further_pairs_or_skipped(tmp_path, monkeypatch):
+    from bench.__main__ import QUICK_NEWS, news_sentences
+    from translator.training import mix
+
+    monkeypatch.delenv(mix.MORE_ENV, raising=False)
+    assert news_sentences(None, quick=True) is None
+    dev = tmp_path / mix.DEV_FILE
+    dev.parent.mkdir(parents=True)
+    (tmp_path / "train").mkdir()
+    dev.write_text("".join(f"Sentence {i} of the news.\tFrase {i}.\n" for i in range(100)), encoding="utf-8")
+    assert news_sentences(tmp_path, quick=False)[:2] == ["Sentence 0 of the news.", "Sentence 1 of the news."]
+    monkeypatch.setenv(mix.MORE_ENV, str(tmp_path))
+    assert len(news_sentences(None, quick=True)) == QUICK_NEWS
 
 
 def test_load_test_is_skipped_without_its_module(monkeypatch):

@@ -10,6 +10,10 @@
   `translator.text.verbatim` protects (URLs, e-mail addresses, handles, paths,
   times, dates, numbers, phones, codes, titled and rare names): `spans.tsv`,
   tuned against, and `spans_heldout.tsv`, other frames and values, never tuned against.
+- **Golden sets**: the same on sentences people typed to find failures, each
+  with the spans it must keep as written (`golden.tsv`; `golden_heldout.tsv`
+  from sentences never tuned on); `tests/test_golden.py` holds the shipped
+  model to every line.
 - **Glossary rate**: the share of sentences whose every glossary term comes
   out as the glossary's Spanish, once per occurrence. `glossary.tsv` holds
   sentences with the office and computer words of `glossary_terms.tsv`, words
@@ -46,7 +50,8 @@ logger = logging.getLogger(__name__)
 
 
 COPY_SETS = {"copy_rate": "names_numbers.tsv", "heldout_copy_rate": "names_numbers_heldout.tsv",
-             "spans_intact": "spans.tsv", "heldout_spans_intact": "spans_heldout.tsv"}
+             "spans_intact": "spans.tsv", "heldout_spans_intact": "spans_heldout.tsv",
+             "golden": "golden.tsv", "heldout_golden": "golden_heldout.tsv"}
 
 
 def load_copy_set(name):
