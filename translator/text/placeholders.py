@@ -32,6 +32,11 @@ PATTERNS = {
 SPAN = re.compile("|".join(f"(?P<{kind}>{pattern})" for kind, pattern in PATTERNS.items()))
 
 
+def whole(text):
+    """`text` as a pattern that matches it whole: not inside a longer word or number."""
+    return re.compile(rf"(?<![\w.]){re.escape(text)}(?![\w]|[.,]\d)")
+
+
 def shared_spans(english, spanish):
     """The spans of `english` that `spanish` holds as written, as `(kind, text)`, longest first.
 
@@ -47,7 +52,7 @@ def shared_spans(english, spanish):
         kind, text = match.lastgroup, match.group()
         if kind == "NAME" and match.start() == 0:
             continue
-        if re.search(rf"(?<![\w.]){re.escape(text)}(?![\w]|[.,]\d)", spanish):
+        if whole(text).search(spanish):
             found.setdefault(text, kind)
     return sorted(((kind, text) for text, kind in found.items()), key=lambda span: -len(span[1]))
 
@@ -60,7 +65,7 @@ def replace_spans(english, spanish, spans, rng):
         if not free[kind]:
             continue
         token = f"PH{kind}{free[kind].pop()}"
-        pattern = re.compile(rf"(?<![\w.]){re.escape(text)}(?![\w]|[.,]\d)")
+        pattern = whole(text)
         english, spanish = pattern.sub(token, english), pattern.sub(token, spanish)
     return english, spanish
 

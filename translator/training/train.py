@@ -82,9 +82,10 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
     """Trains `config`; writes and returns `output_dir/<config.name>/` (over a model there only with `overwrite`).
 
     `splits` (train/val pair lists) replaces the corpus and its mix (`mix.load`, reading the further pairs at
-    `more_path`); `train_pairs` (a teacher's translations, `distill`) replace its training split for learning only; `callbacks` join the standard ones. `start_from`, a model directory of the
-    same architecture (`config.warm_start_config`), gives the first weights and the vocabularies. On several workers
-    (`TF_CONFIG`, `devices.choose_strategy`) the chief writes the model and returns its directory, the others None.
+    `more_path`); `train_pairs` (a teacher's translations, `distill`) replace its training split for learning only;
+    `callbacks` join the standard ones. `start_from`, a model directory of the same architecture
+    (`config.warm_start_config`), gives the first weights and the vocabularies. On several workers (`TF_CONFIG`,
+    `devices.choose_strategy`) the chief writes the model and returns its directory, the others None.
     """
     # First: a multi-worker strategy must be made before TensorFlow's runtime starts.
     strategy = strategy or choose_strategy()
@@ -114,8 +115,8 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
     history = run_state.read_history(run_dir / run_state.HISTORY_FILE)
     kept = selection.choose_weights(model, config, run_dir, chooser, history, judging_pairs(splits))
     write_model(output, model, pipeline, config, splits["train"], overwrite,
-                    **training_record(history, kept, started, start_from, device, strategy),
-                    **({"trained_on_pairs": len(train_pairs)} if train_pairs else {}),
-                    **({"data": data_record} if data_record else {}))
+                **training_record(history, kept, started, start_from, device, strategy),
+                **({"trained_on_pairs": len(train_pairs)} if train_pairs else {}),
+                **({"data": data_record} if data_record else {}))
     logger.info("saved %s", output)
     return output
