@@ -45,13 +45,12 @@ STAGES = ("reading lines", "counting tokens, cutting into pieces", "stand-ins an
           "vectorising, decoding, detokenising (one graph)", "re-ranking beam hypotheses", "batching, joining",
           "writing")
 # The `Translator` methods `timed_steps` wraps, each the stage its calls' own seconds (less the calls of the
-# methods it calls) count for: `decode_batch` calls `decode_as_written`, which calls `choose`.
+# methods it calls) count for: `decode_batch` (the repair policy) calls `hypotheses` and `choose_one`.
 STEPS = {"translate_with_notes": "batching, joining", "pieces": "counting tokens, cutting into pieces",
          "decode_batch": "stand-ins and invented words",
-         "decode_as_written": "vectorising, decoding, detokenising (one graph)", "choose": "re-ranking beam hypotheses"}
+         "hypotheses": "vectorising, decoding, detokenising (one graph)", "choose_one": "re-ranking beam hypotheses"}
 # What each step calls of the others: their seconds are taken off its own.
-CALLED = {"translate_with_notes": ("pieces", "decode_batch"), "decode_batch": ("decode_as_written",),
-          "decode_as_written": ("choose",)}
+CALLED = {"translate_with_notes": ("pieces", "decode_batch"), "decode_batch": ("hypotheses", "choose_one")}
 
 
 def command_seconds(model_path, source, flags, cache, project=PROJECT):

@@ -1,9 +1,11 @@
 """`Translator`: English text in, readable Spanish out, around a trained model.
 
 It loads a model directory, cuts long texts into pieces the model can take
-(`segments`), swaps what must come through unchanged for stand-ins the model
-copies (`verbatim`), decodes the pieces in batches of similar lengths in parallel
-threads (`decoding`) and turns the ids back into text (`text`).
+(`segments`), decodes the pieces in batches of similar lengths in parallel
+threads (`decoding`) and turns the ids back into text. What must come through
+unchanged is the repair policy's: `translator.repairs` (typed placeholders)
+for a model trained on them, `translator.stand_ins` (real-word stand-ins) for
+one trained without.
 """
 
 import threading
@@ -12,23 +14,18 @@ from concurrent.futures import ThreadPoolExecutor
 import tensorflow as tf
 from keras import ops
 
-from translator import model_dir
-from translator.defaults import BATCH_SIZE, DEFAULT_BEAM, PARALLEL_BATCHES
+from translator import model_dir, repairs
+from translator.defaults import BATCH_SIZE, PARALLEL_BATCHES
 from translator.devices import resolve_auto
 from translator.errors import UsageError
 from translator.model import decoding, masks, shortlist
 from translator.model.ensemble import Ensemble, check_same_text, members
 from translator.model.transformer import in_bfloat16
-from translator.text import garbling, name_forms, rerank, segments, spanish, spelling, verbatim
-from translator.text.words import WORD
+from translator.stand_ins import StandIns
+from translator.text import name_forms, rerank, segments, spelling, verbatim
 
 
-def alone(words):
-    """The texts that translate each of `words` alone: "The word." and the bare word (`Translator.said_alone`)."""
-    return [f"The {word}." for word in words] + list(words)
-
-
-class Translator:
+class Translator(StandIns):
     """English in, readable Spanish out.
 
     Args:
@@ -95,6 +92,11 @@ class Translator:
         self.placeholders = placeholders
         self.shortlist = shortlist or None
         self.word_counts = word_counts or verbatim.vocabulary_counts(pipeline.source_vocabulary)
+        # A model trained on typed placeholders has its spans protected and repaired by `translator.repairs`; one
+        # trained without them, by real-word stand-ins (`verbatim`) and the checks of `garbling`.
+        self.typed = config.placeholders > 0
+        self.known = repairs.Known(frozenset(word.lower() for word in pipeline.source_vocabulary if word.isalpha()),
+                                   frozenset(name_forms or ()))
         self._id_functions = {}
         self._text_functions = {}
         self._said_alone = {}  # English word -> the model's translation of it alone (`said_alone`)
@@ -187,236 +189,41 @@ class Translator:
     def decode_batch(self, texts, beam_size=1, glossaries=None):
         """Translates a list of texts that each fit the model; returns `(translations, notes)`, lists of each.
 
-        `glossaries` gives each text's glossary (or None): see `translate`.
-        A text that is only protected spans and punctuation ("2") is written
-        as it is, not decoded. Invented words are repaired
-        (`garbling.repair_invented`); a translation that got a number wrong,
-        garbled a name or invented a word is first decoded once more with
-        more passed through (`wider_spans`), and that one kept if it has
-        fewer `faults`; a greedy translation that still changes a number or
-        invents a word is decoded again with the default beam.
+        `glossaries` gives each text's glossary (or None): see `translate`. What must come out unchanged is
+        protected, checked and repaired by the model's policy: `translator.repairs` for a model trained on typed
+        placeholders, else `StandIns.stand_in_repairs`.
         """
-        glossaries = glossaries or [None] * len(texts)
-        spans = [self.spans(text, glossary) for text, glossary in zip(texts, glossaries)]
-        # The words that may be translated alone below (`said_alone`) ride in the batch when it decodes with the
-        # default beam, as they are decoded: a batch of their own, small, cost a tenth of a job.
-        probes = (self.unsaid(self.alone_words(texts, spans))
-                  if self.lexicon is not None and beam_size == DEFAULT_BEAM else ())
-        restored = self.decode_protected(texts, spans, beam_size, probes=probes)
-        if self.lexicon is None:
-            return [output for output, _ in restored], [notes for _, notes in restored]
-        # What the spans wrote back, and their source words, which no repair may use again ("the seventies", written
-        # back "los años 70", is no rare word to put for an invented one).
-        keep = [[part for span in text_spans for part in (span.value, text[span.start:span.end])]
-                for text, text_spans in zip(texts, spans)]
-        if beam_size != DEFAULT_BEAM:  # with the default beam, said in the first batch already
-            self.said_alone(self.alone_words(texts, spans, [output for output, _ in restored], keep))
-        wider = [self.wider_spans(text, output, text_spans, words)
-                 for text, (output, _), text_spans, words in zip(texts, restored, spans, keep)]
-        again = [i for i in range(len(texts)) if wider[i] != spans[i]]
-        self.retry(restored, texts, keep, again, [texts[i] for i in again], [wider[i] for i in again], beam_size)
-        # A word opening a sentence that the model copied or spelled anew as if a name ("Marriage", "Profesaror") is
-        # given to it once more in lower case: the capital cuts it into pieces the model reads as a name ("M ##ar
-        # ##ria ##ge"; "marriage" is one piece). A retry of fewer words may have dropped it ("Avoid crossing this
-        # street" -> "Cruzando esta calle"): not kept.
-        copied = {i: garbling.first_words_as_names(output, texts[i], self.word_counts, self.lexicon, opening=True)
-                  for i, (output, _) in enumerate(restored)}
-        again = [i for i in copied if copied[i]]
-        self.retry(restored, texts, keep, again, [spelling.lowered(texts[i], copied[i]) for i in again],
-                   [spans[i] for i in again], beam_size, no_fewer_words=True)
-        # A greedy translation that still says a number the source does not, changes or loses a date's day or month
-        # (or says it twice), or invents a word that no rare source word can stand for (`garbling.repair_invented`) has
-        # no other hypothesis to choose from: it is decoded with a beam, whose choice drops the hypotheses that make a
-        # number up or invent a word (`rerank.choose`), and kept if it has fewer faults.
-        if beam_size == 1:
-            again = [i for i, (output, _) in enumerate(restored) if garbling.wrong_numbers(output, texts[i], keep[i])[0]
-                     or garbling.wrong_days(output, texts[i])
-                     or garbling.invented(garbling.repair_invented(output, texts[i], self.lexicon, self.word_counts, keep[i]),
-                                          texts[i], self.lexicon, keep[i])]
-            self.retry(restored, texts, keep, again, [texts[i] for i in again], [spans[i] for i in again], DEFAULT_BEAM)
-        # The translation as Spanish writes it (`spanish.tidied`). A text written back as it is, not decoded, opens a
-        # question or exclamation with its mark ("¡Hola Sam!"); a greeting keeps its comma, and what follows it its
-        # mark ("Hola, ¿la piscina está abierta hoy?").
-        outputs = [spanish.tidied(garbling.repair_invented(output, text, self.lexicon, self.word_counts, words), text,
-                                  self.lexicon) for (output, _), text, words in zip(restored, texts, keep)]
-        outputs = [spanish.opening_marks(output) if verbatim.is_fragment(text, text_spans)
-                   else spanish.greeted(output, text, text_spans) for output, text, text_spans in zip(outputs, texts, spans)]
-        return outputs, [notes for _, notes in restored]
-
-    def said_alone(self, words):
-        """Translates each of `words` not translated yet alone, for `garbling.said_for_part` and `garbling.guessed`,
-        which read them from `_said_alone`: as a sentence after "The" ("The milk." -> "La leche.") and bare, of which
-        only the first three words count. Each gives a sense the other may miss ("The time." -> "La hora.", "time" ->
-        "Tiempo tiempo …"); a bare word is no sentence to the model, which goes on to repeat what it links to the word
-        ("star" -> "Se murió de hambre de hambre estrella …", the "starv" of "starvation"). With the default beam,
-        whatever the job's: the same answer in any job, and no greedy graphs made for a few words in a beam job (they
-        cost one a third of its speed). A job with the default beam has them said in its first batch already
-        (`decode_batch`)."""
-        new = self.unsaid(words)
-        if new:
-            self.heard(new, self.decode_as_written(alone(new), DEFAULT_BEAM))
-
-    def alone_words(self, texts, spans, outputs=None, keep=None):
-        """The words of `texts` to translate alone: the words of compounds, and the words the model never saw, outside
-        `spans`; given the `outputs` (and each one's `keep`), only those that a translation with no invented word
-        neither copies nor passes through (`garbling.guessed`: it may have said them as another word)."""
-        outputs, keep = outputs or [None] * len(texts), keep or [()] * len(texts)
-        return ([part for text in texts for _, *parts in garbling.compounds(text, self.lexicon, self.word_counts)
-                 for part in parts if part]
-                + [word.group() for text, text_spans, output, words in zip(texts, spans, outputs, keep)
-                   if output is None or not garbling.invented(output, text, self.lexicon, words)
-                   for word in garbling.strangers(text, self.lexicon, self.word_counts)
-                   if (output is None or word.group() not in output)
-                   and not any(span.start <= word.start() < span.end for span in text_spans)])
-
-    def unsaid(self, words):
-        """`words` not translated alone yet, once each."""
-        return [word for word in dict.fromkeys(words) if word not in self._said_alone]
-
-    def heard(self, words, said):
-        """Keeps the translations alone of `words`, `said` (the decoded `alone(words)`)."""
-        self._said_alone.update((word, f"{noun} {' '.join(bare.split()[:3])}")
-                                for word, noun, bare in zip(words, said, said[len(words):]))
-
-    def retry(self, restored, texts, keep, again, given, spans, beam_size, no_fewer_words=False):
-        """Decodes `given`, the texts to try again for `texts[i]` for each `i` of `again`, with their `spans`, and
-        puts each retry in `restored[i]` if it has fewer `faults` (and, with `no_fewer_words`, no fewer words)."""
-        for i, (output, notes) in zip(again, self.decode_protected(given, spans, beam_size)):
-            if (self.faults(output, texts[i], keep[i]) < self.faults(restored[i][0], texts[i], keep[i])
-                    and (not no_fewer_words or len(WORD.findall(output)) >= len(WORD.findall(restored[i][0])))):
-                restored[i] = output, notes
-
-    def wider_spans(self, text, translation, spans, keep):
-        """`spans` of `text` and the words its `translation` garbled, to pass through in a second decoding: every
-        number when it changed or dropped one ("3 items" -> "35", `garbling.number_spans`), the names the model
-        knows when it invented a capitalised word ("San Francisco" -> "Sanupe") or lost one ("Lincoln" dropped,
-        `garbling.lost_names`; `garbling.name_spans`), else those it garbled ("Salt Lake City" -> "Lake City"), the
-        initials it spelled letter by letter ("U.S." -> "U. S.", `garbling.spelled_apart`), a name and version opening
-        the text when it invented a word in their place ("Windows 11" -> "Las cdoles 11", `garbling.opening_version`),
-        a compound it said as its first word alone ("milkman" -> "leche", `garbling.said_for_part`) or a word it never
-        saw as its guess ("thermostat" -> "terminada", `garbling.guessed`), and the rare
-        words when it invented a word far from them (`garbling.misplaced`), changed a month or weekday
-        (`garbling.changed_days`, `garbling.dropped_days`), said a number the source does not
-        (`garbling.made_up_words`) or stuttered ("un nuevo cuarto de cuarto" for "quarterback", `spanish.stutters`).
-        Without placeholders, `spans` as they are: the user asked for no stand-ins."""
-        if not self.placeholders:
-            return spans
-        if any(garbling.wrong_numbers(translation, text, keep)):
-            spans = garbling.number_spans(text, spans)
-        invented = garbling.invented(translation, text, self.lexicon, keep)
-        lost = garbling.lost_names(translation, text, self.word_counts, self.lexicon, self.name_forms)
-        if any(word.group()[0].isupper() for word in invented) or lost:
-            # A name that Spanish says its way comes out so ("London" -> "Londres"), lost or not: every name is
-            # passed through.
-            said = {name: its_way for name in set(WORD.findall(text))
-                    if (its_way := name_forms.in_spanish(name, self.name_forms or {}, self.pipeline.truecase))}
-            spans = garbling.name_spans(text, self.word_counts, spans, said=said)
-        elif garbled := garbling.garbled_names(translation, text, self.word_counts, self.name_forms):
-            # Only the names garbled: the others may be said well the model's way ("Nueva York").
-            spans = garbling.name_spans(text, self.word_counts, spans, runs=garbled)
-        if apart := garbling.spelled_apart(translation, text):
-            spans = garbling.initials_spans(text, spans, apart)
-        spans = garbling.opening_version(translation, text, self.lexicon, spans, keep)
-        if misread := (garbling.said_for_part(translation, text, self.lexicon, self.word_counts, self._said_alone)
-                       + garbling.guessed(translation, text, self.lexicon, self.word_counts, self._said_alone)):
-            spans = garbling.rare_word_spans(text, self.lexicon, self.word_counts, spans, misread)
-        if (garbling.misplaced(translation, text, self.lexicon, self.word_counts, keep)
-                or garbling.wrong_days(translation, text)
-                or garbling.made_up_words(translation, text, keep) or spanish.stutters(translation, text)):
-            spans = garbling.rare_word_spans(text, self.lexicon, self.word_counts, spans)
-        return spans
-
-    def faults(self, translation, text, keep):
-        """What is wrong with `translation` of `text`, worst first, for choosing between two: the numbers it changed,
-        the months and weekdays it changed, the numbers, months and weekdays it dropped, the names it garbled, lost or
-        said as a noun (`garbling.said_as_noun`), the words it invented that no repair mends
-        (`garbling.repair_invented`), the first words it took for names (`garbling.first_words_as_names`), the parts of
-        words it said for the whole, its guesses at words it never saw (`garbling.guessed`) and its stutters
-        (`spanish.stutters`; counts of each), and last the words it invented: one that the repair writes back as the
-        source's word is what the reader gets, no worse than a word said for the whole, but a translation with none to
-        repair is better still. A number made up is worse than one left out: a second decoding may merge two stand-ins
-        into one ("45 to 37" -> "47")."""
-        changed, dropped = garbling.wrong_numbers(translation, text, keep)
-        invented = len(garbling.invented(translation, text, self.lexicon, keep))
-        repaired = garbling.repair_invented(translation, text, self.lexicon, self.word_counts, keep)
-        return (len(changed), len(garbling.changed_days(translation, text)),
-                len(dropped) + len(garbling.dropped_days(translation, text)),
-                len(garbling.garbled_names(translation, text, self.word_counts, self.name_forms))
-                + len(garbling.spelled_apart(translation, text)) + garbling.said_as_noun(translation, text)
-                + len(garbling.lost_names(translation, text, self.word_counts, self.lexicon, self.name_forms)),
-                len(garbling.invented(repaired, text, self.lexicon, keep))
-                + len(garbling.first_words_as_names(translation, text, self.word_counts, self.lexicon))
-                + len(garbling.said_for_part(translation, text, self.lexicon, self.word_counts, self._said_alone))
-                + len(garbling.guessed(translation, text, self.lexicon, self.word_counts, self._said_alone))
-                + len(spanish.stutters(translation, text)),
-                invented)
-
-    def decode_protected(self, texts, spans, beam_size=1, shift=0, probes=()):
-        """`(translation, notes)` of each of `texts`, decoded with its `spans` (a list of `verbatim.Span`s for each)
-        behind stand-ins (`verbatim.protect`, with `shift`) and written back (`verbatim.restore`). The words of
-        `probes` are translated alone in the same batch (`said_alone`)."""
-        # Every way of protecting each text (`verbatim.ways`) is decoded in the one batch; the first kept wins unless a
-        # later one needed fewer repairs of its stand-ins ("$45.99 for the shoes and 37 for ..." came out "... para los
-        # 37 para los 37 ...", the shoes lost; behind two stand-ins, "37 para los zapatos y 15 para ..."). One that
-        # leaves spans to the model ("9:15") is kept when the model kept them and changed or lost no weekday or month
-        # ("at 9:15 on Wednesday" came out "a las 9:15 en el jueves"; behind a stand-in, "el miércoles").
-        tries = [(i, way) for i, text_spans in enumerate(spans) for way in verbatim.ways(text_spans, self.word_counts)]
-        protected = [verbatim.protect(texts[i], way, shift) for i, way in tries]
-        to_decode = [n for n, (i, _) in enumerate(tries) if not verbatim.is_fragment(texts[i], spans[i])]
-        outputs = [texts[i] for i, _ in tries]
-        # British spellings and curly quotes go to the model as its corpus writes them (`translator.text.spelling`).
-        given = [spelling.as_the_corpus(protected[n][0], self.word_counts) for n in to_decode]
-        decoded = self.decode_as_written(given + alone(probes), beam_size) if given or probes else []
-        self.heard(probes, decoded[len(given):])
-        for n, output in zip(to_decode, decoded):
-            outputs[n] = verbatim.sums_as_written(output, texts[tries[n][0]])
-        restored = [None] * len(texts)
-        for n, (i, way) in enumerate(tries):
-            if restored[i] is not None and not restored[i][1]:
-                continue  # kept with no repair: no later way needs fewer
-            # A fragment not decoded is its own "translation" with no stand-ins: restoring it writes its glossary terms.
-            output, notes = verbatim.restore(outputs[n], texts[i], way, protected[n][1] if n in to_decode else {})
-            left = [span for span in spans[i] if span not in way]
-            if (verbatim.kept_by_model(output, left) and not (left and garbling.wrong_days(output, texts[i]))
-                    and (restored[i] is None or len(notes) < len(restored[i][1]))):
-                restored[i] = output, notes
-        if shift == 0:
-            # A stand-in the model dropped, repeated or changed had to be repaired, and what the model wrote in its
-            # place may still be there ("en B-204 Mi"): such a sentence is decoded once more behind the next
-            # stand-ins of each pool, and that translation kept if it needed fewer repairs.
-            again = [i for i, (_, notes) in enumerate(restored) if notes]
-            for i, retry in zip(again, self.decode_protected([texts[i] for i in again], [spans[i] for i in again],
-                                                             beam_size, shift=1)):
-                if len(retry[1]) < len(restored[i][1]):
-                    restored[i] = retry
-        return restored
-
-    def spans(self, text, glossary=None):
-        """The `verbatim.Span`s of `text` to come out unchanged: only `glossary`'s without placeholders."""
-        matches = glossary.matches(text) if glossary is not None else ()
-        if not self.placeholders:
-            return [verbatim.Span(start, end, "glossary", spanish) for start, end, spanish in matches]
-        return verbatim.find(text, self.word_counts, matches)
+        if self.typed:
+            return repairs.run(texts, self.hypotheses, self.choose_one, beam_size, glossaries, self.known,
+                               self.placeholders)
+        return self.stand_in_repairs(texts, beam_size, glossaries)
 
     def reranks(self, beam_size):
         """Whether a search of `beam_size` ends by choosing among its hypotheses (`translator.text.rerank`)."""
         return beam_size > 1 and (self.lexicon is not None or self.consensus)
 
     def decode_as_written(self, texts, beam_size=1):
+        """The translation of each of `texts` as the model reads it: the hypothesis `choose_one` keeps."""
+        return [hypotheses[self.choose_one(hypotheses, scores, text)]
+                for text, (hypotheses, scores) in zip(texts, self.hypotheses(texts, beam_size))]
+
+    def hypotheses(self, texts, beam_size=1):
+        """`(hypotheses, scores)` of each of `texts`: the beam's translations, best first, and their scores; with
+        no reranking (`reranks`), only the best, scored 0."""
         if not self.reranks(beam_size):
             translations = self.text_function(beam_size)(tf.constant(texts, tf.string))
-            return [s.decode("utf-8") for s in translations.numpy()]
+            return [([s.decode("utf-8")], [0.0]) for s in translations.numpy()]
         translations, scores = self.text_function(beam_size, all_beams=True)(tf.constant(texts, tf.string))
-        return self.choose(translations.numpy(), scores.numpy(), texts, beam_size)
+        translations, scores = translations.numpy(), scores.numpy()
+        return [([s.decode("utf-8") for s in translations[i * beam_size:(i + 1) * beam_size]],
+                 list(scores[i * beam_size:(i + 1) * beam_size])) for i in range(len(texts))]
 
-    def choose(self, translations, scores, texts, beam_size):
-        """`rerank.choose` for each text, given its `beam_size` hypotheses (bytes) and their scores, in a row."""
-        chosen = []
-        for i, text in enumerate(texts):
-            beams = [s.decode("utf-8") for s in translations[i * beam_size:(i + 1) * beam_size]]
-            chosen.append(beams[rerank.choose(beams, scores[i * beam_size:(i + 1) * beam_size], text, self.lexicon,
-                                              self.consensus)])
-        return chosen
+    def choose_one(self, hypotheses, scores, text):
+        """The index of the hypothesis of `text` to keep: `rerank.choose`'s of a beam's (`hypotheses` gives a
+        search that does not rerank only one)."""
+        if len(hypotheses) == 1:
+            return 0
+        return rerank.choose(hypotheses, scores, text, self.lexicon, self.consensus)
 
     def token_counts(self, texts):
         """How many source tokens each text becomes (before truncation), in one batched call."""
@@ -426,6 +233,9 @@ class Translator:
         """`segments.split` for this model: `(owners, pieces, sizes)` of pieces that fit it as they are
         decoded, their spans behind stand-ins: a number or a web address written in many tokens is one
         stand-in, and a sentence that fits with it is not cut in two, nor a span of a sentence that does not."""
+        if self.typed:
+            return segments.split(texts, self.decoded_token_counts, self.max_length,
+                                  lambda sentence: [span[:2] for span in repairs.find_spans(sentence, self.known)])
         return segments.split(texts, self.decoded_token_counts, self.max_length,
                               lambda sentence: [(span.start, span.end) for span in self.spans(sentence)])
 
@@ -433,6 +243,8 @@ class Translator:
         """How many tokens each text is decoded in: its first way of protecting (`verbatim.ways`) leaves the
         most spans as written, so the other ways' texts are no longer. A glossary's terms (each text's own,
         not known here) only ever shorten it."""
+        if self.typed:
+            return self.token_counts([repairs.protected(text, self.known)[0] for text in texts])
         return self.token_counts([verbatim.protect(text, verbatim.ways(self.spans(text), self.word_counts)[0])[0] for text in texts])
 
     def translate(self, texts, beam_size=1, batch_size=None, glossary=None):
@@ -459,11 +271,13 @@ class Translator:
         if beam_size < 1:
             raise UsageError(f"beam size must be at least 1, got {beam_size}")
         single = isinstance(texts, str)
-        # A text in capitals is read, cut into sentences and spans, as the corpus would write it ("WHERE IS TOM?"),
-        # abbreviations it does not write in its words ("Btw" is no name), and a number joined to a unit before a noun
-        # noun first ("a 55-inch TV" -> "a TV of 55 inches", where "55 inches" is a measure).
-        texts = [spelling.nouns_first(spelling.spelled_out(spelling.uncapitalised(text, self.word_counts), self.word_counts))
-                 for text in ([texts] if single else texts)]
+        texts = [texts] if single else texts
+        if not self.typed:
+            # A text in capitals is read, cut into sentences and spans, as the corpus would write it ("WHERE IS
+            # TOM?"), abbreviations it does not write in its words ("Btw" is no name), and a number joined to a unit
+            # before a noun noun first ("a 55-inch TV" -> "a TV of 55 inches", where "55 inches" is a measure).
+            texts = [spelling.nouns_first(spelling.spelled_out(spelling.uncapitalised(text, self.word_counts), self.word_counts))
+                     for text in texts]
         glossaries = glossary if isinstance(glossary, (list, tuple)) else [glossary] * len(texts)
         owners, pieces, sizes = self.pieces(texts)
         # Batches of similar lengths: short sentences do not wait for long ones.

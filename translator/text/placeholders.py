@@ -24,9 +24,12 @@ TOKEN = re.compile(rf"PH(?:{'|'.join(KINDS)})[1-9]")
 
 # Each kind's shape in text, the first kind that matches a stretch of text winning.
 PATTERNS = {
-    "URL": r"(?:https?://|www\.)[^\s<>\"]+[^\s<>\".,;:!?)]|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:~|\.{1,2})?(?:/[\w.-]+){2,}/?",
-    "NUM": r"[-+]?\d+(?:[.,:]\d+)*",
-    "CODE": r"\b(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:\(\))|\b[A-Za-z]+_\w+|\b(?=\w*\d)(?=\w*[A-Za-z])\w+(?:[.-]\w+)*",
+    # Web and e-mail addresses, paths, handles and hashtags, file and domain names ("config.yaml", "example.com").
+    "URL": r"(?:https?://|www\.)[^\s<>\"]+[^\s<>\".,;:!?)]|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:~|\.{1,2})?(?:/[\w.-]+){2,}/?"
+           r"|(?<![\w@#])[@#][A-Za-z_]\w*|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{1,4}\b",
+    "NUM": r"[-+]?\d+(?:[.,:/-]\d+)*",
+    "CODE": r"\b(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:\(\))|\b[A-Za-z]+_\w+|\b(?=\w*\d)(?=\w*[A-Za-z])\w+(?:[.-]\w+)*"
+            r"|\b(?=[A-Z0-9-]*\d)[A-Z][A-Z0-9]*(?:-\w+)+",
     "NAME": r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)*",
 }
 SPAN = re.compile("|".join(f"(?P<{kind}>{pattern})" for kind, pattern in PATTERNS.items()))
