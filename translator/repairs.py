@@ -82,6 +82,9 @@ def find_spans(text, known=NOTHING_KNOWN, glossary=None):
         # Not part of a longer word ("3rd", "Ph.D."): a token glued to letters is no token to the model.
         if (start and text[start - 1].isalnum()) or re.match(r"\w|[.-]\w", text[end:end + 2]):
             continue
+        # A name's abbreviation ("Prof. Lindqvist"): the sentence, cut at its ends before, goes on after the point.
+        if kind == "NAME" and re.match(r"\.\s+\w", text[end:end + 3]):
+            continue
         if kind == "NAME":
             first = out.split()[0]
             if not text[:start].strip() and first.lower() in known.words:
@@ -93,19 +96,24 @@ def find_spans(text, known=NOTHING_KNOWN, glossary=None):
     return sorted(found)
 
 
+# The token each kind of span goes behind where it is not its own. The training pairs hold few addresses and codes
+# that both sides write alike, so the model copies a name's token far more surely than theirs (bench/RESULTS.md,
+# "Typed placeholders"); a glossary term, most often a noun, is a name to it too.
+AS_TOKEN = {"GLOSSARY": "NAME", "URL": "NAME", "CODE": "NAME"}
+
+
 def protected(text, known=NOTHING_KNOWN, glossary=None, typed=True):
     """`(given, spans, kinds)`: `text` with each of its spans (`find_spans`; with `typed` False, only the glossary's)
-    replaced by a typed token, the first of a kind numbered 1, and what each token stands for and its kind. A
-    kind's spans past `placeholders.MAX_INDEX` stay as written; a glossary term is a name to the model (most
-    terms are nouns).
+    replaced by a token (of the kind `AS_TOKEN` says), the first of a kind numbered 1, and what each token stands
+    for and its kind. A kind's spans past `placeholders.MAX_INDEX` stay as written.
 
     >>> protected("Visit https://x.org at 9 and 10.", Known(frozenset({"visit"})))
-    ('Visit PHURL1 at PHNUM1 and PHNUM2.', {'PHURL1': 'https://x.org', 'PHNUM1': '9', 'PHNUM2': '10'}, \
-{'PHURL1': 'URL', 'PHNUM1': 'NUM', 'PHNUM2': 'NUM'})
+    ('Visit PHNAME1 at PHNUM1 and PHNUM2.', {'PHNAME1': 'https://x.org', 'PHNUM1': '9', 'PHNUM2': '10'}, \
+{'PHNAME1': 'URL', 'PHNUM1': 'NUM', 'PHNUM2': 'NUM'})
     """
     given, last, counts, spans, kinds = [], 0, {}, {}, {}
     for start, end, kind, out in find_spans(text, known, glossary):
-        seen = "NAME" if kind == "GLOSSARY" else kind
+        seen = AS_TOKEN.get(kind, kind)
         if counts.get(seen, 0) == placeholders.MAX_INDEX or not (typed or kind == "GLOSSARY"):
             continue
         counts[seen] = counts.get(seen, 0) + 1

@@ -22,15 +22,20 @@ MAX_INDEX = 9
 RESERVED = tuple(f"PH{kind}{index}" for kind in KINDS for index in range(1, MAX_INDEX + 1))
 TOKEN = re.compile(rf"PH(?:{'|'.join(KINDS)})[1-9]")
 
-# Each kind's shape in text, the first kind that matches a stretch of text winning.
+# A word of a name: a capital, or a lower-case start before one ("iPad"), and a lower-case letter ("Zoë", "McDonald").
+NAME_WORD = r"(?:[A-ZÀ-ÖØ-Þ]|[a-z]+[A-Z])[^\W\d_]*[a-zß-öø-ÿ][^\W\d_]*(?:-(?:[A-ZÀ-ÖØ-Þ])[^\W\d_]*[a-zß-öø-ÿ][^\W\d_]*)*"
+# Each kind's shape in text, the first pattern (in this order) that matches at a place winning.
 PATTERNS = {
     # Web and e-mail addresses, paths, handles and hashtags, file and domain names ("config.yaml", "example.com").
     "URL": r"(?:https?://|www\.)[^\s<>\"]+[^\s<>\".,;:!?)]|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:~|\.{1,2})?(?:/[\w.-]+){2,}/?"
+           r"|[A-Za-z]:\\[^\s]*[^\s.,;:!?)]|[\w.-]+(?:/[\w.-]+){2,}"
            r"|(?<![\w@#])[@#][A-Za-z_]\w*|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{1,4}\b",
-    "NUM": r"[-+]?\d+(?:[.,:/-]\d+)*",
-    "CODE": r"\b(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:\(\))|\b[A-Za-z]+_\w+|\b(?=\w*\d)(?=\w*[A-Za-z])\w+(?:[.-]\w+)*"
+    # Codes: identifiers, calls, words of letters and digits ("221B", "INV-2024-0193"), not ordinals or decades.
+    "CODE": r"\b(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:\(\))|\b[A-Za-z]+_\w+"
+            r"|\b(?!\d+(?:st|nd|rd|th|s)\b)(?=\w*\d)(?=\w*[A-Za-z])\w+(?:[.-]\w+)*"
             r"|\b(?=[A-Z0-9-]*\d)[A-Z][A-Z0-9]*(?:-\w+)+",
-    "NAME": r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)*",
+    "NUM": r"[$€£¥]?[-+]?\d+(?:[.,:/-]\d+)*",
+    "NAME": rf"\b{NAME_WORD}(?: {NAME_WORD})*",
 }
 SPAN = re.compile("|".join(f"(?P<{kind}>{pattern})" for kind, pattern in PATTERNS.items()))
 
