@@ -1,5 +1,7 @@
 """The repair policy (`translator.repairs`): each stage does its job, and the pipeline without it fails here."""
 
+import pytest
+
 from translator import repairs
 from translator.text.glossary import Glossary
 from translator.text.placeholders import TOKEN
@@ -119,3 +121,17 @@ def test_a_model_trained_on_placeholders_is_repaired_by_this_policy(tiny_model_d
     output = translator.translate("I paid 45 euros.")
     assert set(given) == {"I paid PHNUM1 euros."}  # and once more with a beam if the tiny model lost the token
     assert not TOKEN.search(output)
+
+
+@pytest.mark.parametrize("text, spans", [
+    ("Call +34 912 345 678 or (020) 7946 0958.", ["+34 912 345 678", "(020) 7946 0958"]),
+    ("It cost $20, €49.90 or ₹500.", ["$20", "€49.90", "₹500"]),
+    ("Open docs/notes/todo.md or C:\\Users\\ana\\letter.docx now.", ["docs/notes/todo.md", "C:\\Users\\ana\\letter.docx"]),
+    ("Follow @nasa and #SummerSale on example.com.", ["@nasa", "#SummerSale", "example.com"]),
+    ("Room 221B has invoice INV-2024-0193.", ["221B", "INV-2024-0193"]),
+    ("I met Zoë Brontë and Anne-Marie with my iPad.", ["Zoë Brontë", "Anne-Marie", "iPad"]),
+    ("On the 14th, in the 1990s, a Ph.D. student came.", []),  # ordinals, decades, abbreviations: the model's
+])
+def test_spans_are_found_whole(text, spans):
+    known = repairs.Known(frozenset({"call", "it", "open", "follow", "room", "i", "on"}))
+    assert [out for _, _, _, out in repairs.find_spans(text, known)] == spans

@@ -34,7 +34,9 @@ PATTERNS = {
     "CODE": r"\b(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:\(\))|\b[A-Za-z]+_\w+"
             r"|\b(?!\d+(?:st|nd|rd|th|s)\b)(?=\w*\d)(?=\w*[A-Za-z])\w+(?:[.-]\w+)*"
             r"|\b(?=[A-Z0-9-]*\d)[A-Z][A-Z0-9]*(?:-\w+)+",
-    "NUM": r"[$€£¥]?[-+]?\d+(?:[.,:/-]\d+)*",
+    # Phone numbers in groups ("+34 912 345 678", "(020) 7946 0958"), amounts, numbers, dates in digits.
+    "NUM": r"(?:\+\d{1,3} )?(?:\(\d{1,4}\) ?)?\d{2,4}(?:[ -]\d{2,4}){1,3}\b(?![.,]\d)|\+\d{1,3} \(\d{1,4}\) ?\d+(?:-\d+)*"
+           r"|[$€£¥₹]?[-+]?\d+(?:[.,:/-]\d+)*",
     "NAME": rf"\b{NAME_WORD}(?: {NAME_WORD})*",
 }
 SPAN = re.compile("|".join(f"(?P<{kind}>{pattern})" for kind, pattern in PATTERNS.items()))
