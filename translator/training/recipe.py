@@ -56,6 +56,10 @@ RECIPES = {
         # new seed deals other batches. Three epochs keep the stage inside a session with its evaluation.
         {"name": "base-2", "kind": "train", "from": "base", "epochs": 3, "learning_rate": 7e-4, "warmup_steps": 600,
          "seed": 1338},
+        # Its validation loss fell by 0.33 over the three epochs (to 2.69), still 0.1 an epoch at the end: the same
+        # again, other batches.
+        {"name": "base-3", "kind": "train", "from": "base-2", "epochs": 3, "learning_rate": 7e-4, "warmup_steps": 600,
+         "seed": 1339},
     ],
     # Seconds on a CPU, the same kinds of stage: tests and smoke runs.
     "tiny": [
