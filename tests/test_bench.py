@@ -1,6 +1,7 @@
 """The benchmark runs end to end in --quick mode and reports every figure (speed targets are not tested)."""
 
 import json
+import shutil
 import statistics
 
 import pytest
@@ -319,3 +320,24 @@ def test_step_profile_puts_each_loop_operation_with_its_part(tiny_model_dir, sen
     assert all(row["seconds"] > 0 for row in parts.values())
     lines = table(result).splitlines()
     assert f"{result['steps']} greedy steps" in lines[0] and lines[-1].startswith("all")
+
+
+def test_protection_compares_both_policies_on_one_model(tiny_model_dir, tmp_path, capsys):
+    from bench import protection
+    from translator import model_dir
+    from translator.config import Config
+
+    # The tiny model was trained without placeholders: nothing to compare, said in one line.
+    with pytest.raises(SystemExit):
+        protection.main(["--model", str(tiny_model_dir), "--output", str(tmp_path / "out.json")])
+    assert "not trained on typed placeholders" in capsys.readouterr().err
+    typed = tmp_path / "typed"
+    shutil.copytree(tiny_model_dir, typed)
+    Config.from_json(typed / model_dir.CONFIG_FILE).replace(placeholders=0.3).to_json(typed / model_dir.CONFIG_FILE)
+    protection.main(["--model", str(typed), "--beam", "1", "--output", str(tmp_path / "out.json")])
+    results = json.loads((tmp_path / "out.json").read_text())["results"]
+    assert list(results) == list(protection.POLICIES)
+    for scores in results.values():
+        assert 0 <= scores["spans_intact"] <= 100 and 0 <= scores["glossary_terms"] <= 100
+    table = capsys.readouterr().out
+    assert "| typed placeholders |" in table and "| real-word stand-ins |" in table
