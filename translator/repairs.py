@@ -31,12 +31,12 @@ class Context:
     """What every stage may read: the model's `hypotheses(strings, beam_size)`, each string's hypotheses and
     their scores, best first; `choose(hypotheses, scores, string)`, the index of the one to keep (a reranking:
     `Translator.choose_one`); the job's beam size; what the model knows (`Known`, for `find_spans`); and
-    whether spans other than the glossary's are protected (`typed`; the user may turn it off)."""
+    whether spans other than the glossary's are protected (`all_spans`; the user may turn it off)."""
     hypotheses: object
     choose: object
     beam_size: int
     known: object
-    typed: bool = True
+    all_spans: bool = True
 
 
 @dataclass
@@ -45,11 +45,10 @@ class Job:
     text: str
     glossary: object = None  # what `Glossary.matches` is called on, or None
     spans: dict = field(default_factory=dict)  # placeholder token -> what comes out in its place
-    kinds: dict = field(default_factory=dict)  # placeholder token -> "NUM", ..., or "GLOSSARY"
     given: str = ""  # the text as the model reads it
     hypotheses: list = field(default_factory=list)  # the model's translations of `given`, best first, tokens and all
     scores: list = field(default_factory=list)  # their scores
-    faults: list = field(default_factory=list)  # for each hypothesis, the tokens it lost, repeated or made up
+    faults: list = field(default_factory=list)  # for each hypothesis, its `(fault, token)`s (`faults`)
     output: str = ""  # the translation
     notes: list = field(default_factory=list)  # what the reader is told about the repairs
 
@@ -82,10 +81,10 @@ def find_spans(text, known=NOTHING_KNOWN, glossary=None):
         # Not part of a longer word ("3rd", "Ph.D."): a token glued to letters is no token to the model.
         if (start and text[start - 1].isalnum()) or re.match(r"\w|[.-]\w", text[end:end + 2]):
             continue
-        # A name's abbreviation ("Prof. Lindqvist"): the sentence, cut at its ends before, goes on after the point.
-        if kind == "NAME" and re.match(r"\.\s+\w", text[end:end + 3]):
-            continue
         if kind == "NAME":
+            # A name's abbreviation ("Prof. Lindqvist"): the sentence, cut at its ends before, goes on after the point.
+            if re.match(r"\.\s+\w", text[end:end + 3]):
+                continue
             first = out.split()[0]
             if not text[:start].strip() and first.lower() in known.words:
                 start, out = start + len(first) + 1, out[len(first) + 1:]
@@ -102,32 +101,31 @@ def find_spans(text, known=NOTHING_KNOWN, glossary=None):
 AS_TOKEN = {"GLOSSARY": "NAME", "URL": "NAME", "CODE": "NAME"}
 
 
-def protected(text, known=NOTHING_KNOWN, glossary=None, typed=True):
-    """`(given, spans, kinds)`: `text` with each of its spans (`find_spans`; with `typed` False, only the glossary's)
+def protected(text, known=NOTHING_KNOWN, glossary=None, all_spans=True):
+    """`(given, spans)`: `text` with each of its spans (`find_spans`; with `all_spans` False, only the glossary's)
     replaced by a token (of the kind `AS_TOKEN` says), the first of a kind numbered 1, and what each token stands
-    for and its kind. A kind's spans past `placeholders.MAX_INDEX` stay as written.
+    for. A kind's spans past `placeholders.MAX_INDEX` stay as written.
 
     >>> protected("Visit https://x.org at 9 and 10.", Known(frozenset({"visit"})))
-    ('Visit PHNAME1 at PHNUM1 and PHNUM2.', {'PHNAME1': 'https://x.org', 'PHNUM1': '9', 'PHNUM2': '10'}, \
-{'PHNAME1': 'URL', 'PHNUM1': 'NUM', 'PHNUM2': 'NUM'})
+    ('Visit PHNAME1 at PHNUM1 and PHNUM2.', {'PHNAME1': 'https://x.org', 'PHNUM1': '9', 'PHNUM2': '10'})
     """
-    given, last, counts, spans, kinds = [], 0, {}, {}, {}
+    given, last, counts, spans = [], 0, {}, {}
     for start, end, kind, out in find_spans(text, known, glossary):
         seen = AS_TOKEN.get(kind, kind)
-        if counts.get(seen, 0) == placeholders.MAX_INDEX or not (typed or kind == "GLOSSARY"):
+        if counts.get(seen, 0) == placeholders.MAX_INDEX or not (all_spans or kind == "GLOSSARY"):
             continue
         counts[seen] = counts.get(seen, 0) + 1
         token = f"PH{seen}{counts[seen]}"
         given += [text[last:start], token]
-        spans[token], kinds[token], last = out, kind, end
-    return "".join(given) + text[last:], spans, kinds
+        spans[token], last = out, end
+    return "".join(given) + text[last:], spans
 
 
 def protect(jobs, context):
-    """Sets each job's `given`, `spans` and `kinds` (`protected`): what must come out as written, and the
-    glossary's terms, behind tokens; with placeholders off (`Context.typed`), the glossary's terms only."""
+    """Sets each job's `given` and `spans` (`protected`): what must come out as written, and the glossary's
+    terms, behind tokens; with placeholders off (`Context.all_spans`), the glossary's terms only."""
     for job in jobs:
-        job.given, job.spans, job.kinds = protected(job.text, context.known, job.glossary, context.typed)
+        job.given, job.spans = protected(job.text, context.known, job.glossary, context.all_spans)
 
 
 def decode(jobs, context):
@@ -138,15 +136,16 @@ def decode(jobs, context):
 
 
 def faults(output, spans):
-    """What `output` did wrong with the tokens of `spans`: each it lost, wrote more than once or made up.
+    """What `output` did wrong with the tokens of `spans`, as `(fault, token)`: each it lost, wrote more than once
+    or made up.
 
     >>> faults("Ve a PHURL1 PHURL1 y PHNUM2.", {"PHURL1": "x.org", "PHNUM1": "3"})
-    ['lost PHNUM1', 'repeated PHURL1', 'made up PHNUM2']
+    [('lost', 'PHNUM1'), ('repeated', 'PHURL1'), ('made up', 'PHNUM2')]
     """
     written = placeholders.TOKEN.findall(output)
-    return ([f"lost {token}" for token in spans if token not in written]
-            + [f"repeated {token}" for token in spans if written.count(token) > 1]
-            + [f"made up {token}" for token in dict.fromkeys(written) if token not in spans])
+    return ([("lost", token) for token in spans if token not in written]
+            + [("repeated", token) for token in spans if written.count(token) > 1]
+            + [("made up", token) for token in dict.fromkeys(written) if token not in spans])
 
 
 def check(jobs, context):
@@ -157,8 +156,8 @@ def check(jobs, context):
 
 
 def retry(jobs, context):
-    """Decodes each job whose every hypothesis has faults once more, with the default beam when it had fewer,
-    whose search holds more than one way to say the sentence, and keeps those hypotheses (and their faults)
+    """Decodes each job whose every hypothesis has faults once more, with a wider beam (twice the job's, at least
+    the default), whose search holds more ways to say the sentence, and keeps those hypotheses (and their faults)
     if the best of them has fewer faults than the best before."""
     beam_size = max(context.beam_size * 2, DEFAULT_BEAM)
     again = [job for job in jobs if all(job.faults)]
@@ -184,8 +183,7 @@ def restore(jobs, context):
     """Sets each job's `output` to the Spanish the reader gets: every token put back as its span by index, a
     token the model made up removed, and a note for each span lost or repeated. No token is left."""
     for job in jobs:
-        for fault in job.faults:
-            what, token = fault.rsplit(" ", 1)
+        for what, token in job.faults:
             if what != "made up":
                 job.notes.append(f"'{job.spans[token]}' was {what} by the model")
         kept = placeholders.restore(job.output, job.spans)
@@ -196,14 +194,14 @@ STAGES = (protect, decode, check, retry, choose, restore)
 
 
 def run(texts, hypotheses, choose=lambda hypotheses, scores, given: 0, beam_size=1, glossaries=None,
-        known=NOTHING_KNOWN, typed=True, stages=STAGES):
+        known=NOTHING_KNOWN, all_spans=True, stages=STAGES):
     """`(translations, notes)` of `texts`, each passed through `stages` as a `Job`.
 
     `hypotheses` and `choose` are the model's (see `Context`); `glossaries`, one glossary (or None) per text;
-    `known`, what the model knows (`find_spans`); `typed` False protects the glossary's terms only.
+    `known`, what the model knows (`find_spans`); `all_spans` False protects the glossary's terms only.
     """
     jobs = [Job(text, glossary) for text, glossary in zip(texts, glossaries or [None] * len(texts))]
-    context = Context(hypotheses, choose, beam_size, known, typed)
+    context = Context(hypotheses, choose, beam_size, known, all_spans)
     for stage in stages:
         stage(jobs, context)
     return [job.output for job in jobs], [job.notes for job in jobs]

@@ -18,7 +18,7 @@ from translator.text.words import WORD
 
 
 def alone(words):
-    """The texts that translate each of `words` alone: "The word." and the bare word (`Translator.said_alone`)."""
+    """The texts that translate each of `words` alone: "The word." and the bare word (`StandIns.said_alone`)."""
     return [f"The {word}." for word in words] + list(words)
 
 
@@ -135,7 +135,7 @@ class StandIns:
         ("star" -> "Se murió de hambre de hambre estrella …", the "starv" of "starvation"). With the default beam,
         whatever the job's: the same answer in any job, and no greedy graphs made for a few words in a beam job (they
         cost one a third of its speed). A job with the default beam has them said in its first batch already
-        (`decode_batch`)."""
+        (`StandIns.decode`)."""
         new = self.unsaid(words)
         if new:
             self.heard(new, self.decode_as_written(alone(new), DEFAULT_BEAM))
