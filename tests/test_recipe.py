@@ -50,7 +50,8 @@ def test_the_tiny_recipe_runs_every_stage_and_records_them_in_the_final_model(ti
     assert metrics["recipe"]["name"] == "tiny" and metrics["recipe"]["stages"] == declared
     assert [row["stage"] for row in metrics["recipe"]["seconds"]] == [stage["name"] for stage in declared]
     assert all(row["seconds"] > 0 for row in metrics["recipe"]["seconds"])
-    assert model.get_weights()[0] == pytest.approx(model_dir.load(models / "tiny-student")[0].get_weights()[0])
+    kept = folder / "models" / recipe.STAGES_DIR / "tiny"
+    assert (final / model_dir.MODEL_FILE).read_bytes() == (kept / "tiny-student" / model_dir.MODEL_FILE).read_bytes()
     # The third stage averages the first two: the lineage `translator average` records.
     averaged = model_dir.read_metrics(models / "tiny-mean")["training"]["averaged"]
     assert [part["model"] for part in averaged] == ["work/tiny/models/tiny-1", "work/tiny/models/tiny-2"]
@@ -58,6 +59,22 @@ def test_the_tiny_recipe_runs_every_stage_and_records_them_in_the_final_model(ti
     weights = [model_dir.load(folder / part["model"])[0].get_weights() for part in averaged]
     mean = model_dir.load(models / "tiny-mean")[0].get_weights()
     assert all(((a + b) / 2 == pytest.approx(m)) for a, b, m in zip(*weights, mean))
+
+
+def test_each_model_stage_is_kept_for_the_repository_in_bfloat16_and_read_back_in_float32(tiny_recipe):
+    folder, _, _ = tiny_recipe
+    kept, models = folder / "models" / recipe.STAGES_DIR / "tiny", folder / "work" / "tiny" / "models"
+    made = [stage["name"] for stage in recipe.RECIPES["tiny"] if stage["kind"] in recipe.MODEL_KINDS]
+    assert sorted(path.name for path in kept.iterdir()) == sorted(made)
+    for name in made:
+        assert recipe.finished(kept / name)
+        assert sorted(path.name for path in (kept / name).iterdir()) == sorted(path.name for path in (models / name).iterdir())
+        size, run_size = ((directory / name / model_dir.MODEL_FILE).stat().st_size for directory in (kept, models))
+        assert size < 0.85 * run_size  # the weights halved; a tiny model's file is much else besides
+        model, trained = model_dir.load(kept / name)[0], model_dir.load(models / name)[0]
+        assert model.dtype_policy.name == "float32" and {weight.dtype for weight in model.weights} == {"float32"}
+        for weight, run_weight in zip(model.get_weights(), trained.get_weights()):
+            assert weight == pytest.approx(run_weight, rel=2 ** -8, abs=1e-30)  # bfloat16 keeps 8 bits of mantissa
 
 
 def test_the_teacher_translates_the_training_split_and_the_student_learns_from_it(tiny_recipe):
@@ -135,7 +152,9 @@ def test_a_stage_killed_mid_epoch_resumes_and_the_stages_before_it_are_kept(tmp_
     assert len(run_state.read_history(second)) == 1
     first_stage = tmp_path / "work" / "tiny" / "models" / "tiny-1" / model_dir.MODEL_FILE
     first_stage_bytes = first_stage.read_bytes()
-    assert not (tmp_path / "work" / "tiny" / "models" / "tiny-2").exists() and not (tmp_path / "models").exists()
+    assert not (tmp_path / "work" / "tiny" / "models" / "tiny-2").exists() and not (tmp_path / "models" / "tiny").exists()
+    kept = tmp_path / "models" / recipe.STAGES_DIR / "tiny"
+    assert recipe.finished(kept / "tiny-1") and not (kept / "tiny-2").exists()
 
     again = subprocess.run(command, cwd=tmp_path, env=command_env, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr[-3000:]

@@ -24,7 +24,7 @@ import keras
 from translator.config import Config
 from translator.files import outputs
 from translator.model import layers  # noqa: F401  (registers the layers for loading)
-from translator.model.transformer import Transformer
+from translator.model.transformer import in_dtype
 from translator.model_files import (
     CONFIG_FILE,
     HOW_TO_MAKE,
@@ -50,14 +50,14 @@ def writing(directory, overwrite=False):
     return outputs.new_directory(directory, overwrite=True)
 
 
-def save(directory, model, pipeline, config):
+def save(directory, model, pipeline, config, bfloat16=False):
+    """Writes the model's files into `directory`. `bfloat16`: its weights stored in bfloat16, half the file, as
+    a recipe keeps its stages in the repository (`recipe.keep`); `load` reads them back into float32."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     # A fresh copy without the optimizer: Adam's two moment tensors would
     # triple the file, and inference never needs them.
-    clean = Transformer(config)
-    clean.build()
-    clean.set_weights(model.get_weights())
+    clean = in_dtype(model, "bfloat16" if bfloat16 else "float32", config)
     clean.save(directory / MODEL_FILE)
     config.to_json(directory / CONFIG_FILE)
     pipeline.save(directory)
@@ -70,6 +70,8 @@ def load(directory):
     try:
         config = Config.from_json(directory / CONFIG_FILE)
         model = keras.saving.load_model(directory / MODEL_FILE, safe_mode=True, compile=False)
+        if model.dtype_policy.variable_dtype != "float32":  # kept in bfloat16 (`save`): trained and run in float32
+            model = in_dtype(model, "float32")
         pipeline = TextPipeline.load(directory, config)
     except Exception as error:  # any unreadable part makes the whole directory unusable
         raise ModelDirError(f"the model at {directory} is corrupt or incomplete ({error}); {HOW_TO_MAKE}") from None

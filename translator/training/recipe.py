@@ -6,10 +6,13 @@ in order. Each stage writes one model directory, `RUNS/<recipe>/models/<stage>/`
 a train stage keeps its run state in `RUNS/<recipe>/state/<stage>/`
 (`run_state`), so a stop at any moment loses at most the epoch under way,
 and a stage whose model directory is complete is skipped when the recipe runs
-again, as is a stage that only stages already complete read (`needed`). The
-last stage's model is then copied to `saved_models/<recipe>/` (or `--name`),
-never over a model there without `--overwrite`; its metrics.json records the
-recipe as declared and each stage's time.
+again, as is a stage that only stages already complete read (`needed`). Each
+finished stage's model is also kept, its weights in bfloat16 (`keep`), in
+`saved_models/stages/<recipe>/<stage>/`: committed, it is what a later run
+takes instead of training the stage again (`take_committed`). The last stage's
+kept model is then copied to `saved_models/<recipe>/` (or `--name`), never
+over a model there without `--overwrite`; its metrics.json records the recipe
+as declared and each stage's time.
 
 A stage is a dict: its `name`, its `kind`, and what that kind reads:
 
@@ -215,6 +218,16 @@ def take_committed(recipe, recipe_dir, committed):
             shutil.copytree(kept, output)
 
 
+def keep(output, kept):
+    """Writes the finished stage `output` as the repository keeps it, into `kept`: the same files, its weights
+    in bfloat16 (`model_dir.save`), half the size, so that a recipe's stages fit the repository. The rest of
+    the run goes on from `output`'s float32 weights; a later session, from these (read back into float32)."""
+    with outputs.new_directory(kept) as folder:
+        shutil.copytree(output, folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns(model_dir.MODEL_FILE))
+        model, pipeline, config = model_dir.load(output)
+        model_dir.save(folder, model, pipeline, config, bfloat16=True)
+
+
 def run(name, runs_dir="runs", output_dir="saved_models", final_name=None, overwrite=False, data_path=None,
         more_path=None, mixed_precision=None, jit_compile=None):
     """Runs the recipe `name` (resuming it, see the module's docstring) and writes its model to
@@ -223,8 +236,8 @@ def run(name, runs_dir="runs", output_dir="saved_models", final_name=None, overw
     recipe = stages(name)
     final = Path(output_dir) / (final_name or name)
     model_dir.check_free(final, overwrite)  # now, not after hours of training
-    recipe_dir = Path(runs_dir) / name
-    take_committed(recipe, recipe_dir, Path(output_dir) / STAGES_DIR / name)
+    recipe_dir, committed = Path(runs_dir) / name, Path(output_dir) / STAGES_DIR / name
+    take_committed(recipe, recipe_dir, committed)
     settings = {"data_path": data_path, "more_path": more_path, "mixed_precision": mixed_precision,
                 "jit_compile": jit_compile}
     seconds, wanted = [], needed(recipe, recipe_dir)
@@ -240,8 +253,12 @@ def run(name, runs_dir="runs", output_dir="saved_models", final_name=None, overw
         seconds.append({"stage": stage["name"], "seconds": run_stage(stage, recipe_dir, output, settings)})
         if not before:
             logger.info("%s: done in %.0f s", heading, seconds[-1]["seconds"])
+        if stage["kind"] in MODEL_KINDS and not (committed / stage["name"]).exists():
+            keep(output, committed / stage["name"])
+            logger.info("%s: kept in %s, to commit", heading, committed / stage["name"])
     with model_dir.writing(final, overwrite) as partial:
-        last = recipe_dir / "models" / recipe[-1]["name"]
+        # The kept copy: the shipped model and the repository's last stage are then one file.
+        last = committed / recipe[-1]["name"]
         shutil.copytree(last, partial, dirs_exist_ok=True, ignore=shutil.ignore_patterns(model_dir.METRICS_FILE))
         Config.from_json(partial / model_dir.CONFIG_FILE).replace(name=final.name).to_json(partial / model_dir.CONFIG_FILE)
         metrics = {k: v for k, v in model_dir.read_metrics(last).items() if k != "recipe_stage"}
