@@ -14,7 +14,7 @@ from translator.errors import UsageError
 from translator.model.transformer import Transformer
 from translator.text.pieces import pieces_to_text
 from translator.text.pipeline import TextPipeline
-from translator.training import batches, optimizer, train
+from translator.training import batches, optimizer, train, training_model
 from translator.training.losses import MaskedAccuracy, MaskedCrossEntropy
 from translator.training.training_model import compiled_model
 
@@ -36,6 +36,24 @@ def test_warmup_then_inverse_square_root():
     rates = [float(schedule(step)) for step in (0, 49, 99, 399)]
     assert rates[0] < rates[1] < rates[2] == pytest.approx(1e-3)
     assert rates[3] == pytest.approx(5e-4, rel=0.01)
+
+
+@pytest.mark.parametrize("device, native, asked, policy", [
+    ("CPU", True, None, "mixed_bfloat16"),  # a CPU that multiplies bfloat16 in hardware
+    ("CPU", False, None, "float32"),  # one that would emulate it
+    ("CPU", False, True, "mixed_bfloat16"),  # asked for: never float16, which a CPU emulates
+    ("GPU", False, None, "mixed_float16"),
+    ("TPU", False, None, "mixed_bfloat16"),
+    ("GPU", True, False, "float32"),
+])
+def test_mixed_precision_is_the_kind_the_device_computes_fast(monkeypatch, device, native, asked, policy):
+    monkeypatch.setattr(training_model, "native_bfloat16", lambda: native)
+    previous = keras.config.dtype_policy()
+    try:
+        mixed, _ = training_model.set_precision(preset("tiny", mixed_precision=asked), device)
+        assert keras.config.dtype_policy().name == policy and mixed == (policy != "float32")
+    finally:
+        keras.config.set_dtype_policy(previous)
 
 
 def test_batches_are_bucketed_and_shifted_for_teacher_forcing(pairs):

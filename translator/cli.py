@@ -344,8 +344,8 @@ def add_ensemble_argument(parser):
                              "the same vocabularies as --model; default: --model alone)")
 
 
-def add_switch_argument(parser, flag, what):
-    parser.add_argument(flag, choices=tuple(SWITCHES), default="auto", help=f"{what}; auto: on with a GPU/TPU")
+def add_switch_argument(parser, flag, what, auto="on with a GPU/TPU"):
+    parser.add_argument(flag, choices=tuple(SWITCHES), default="auto", help=f"{what}; auto: {auto}")
 
 
 def add_bfloat16_argument(parser):
@@ -444,7 +444,8 @@ def build_parser():
     p.add_argument("--output", default="saved_models", help="where to write the model directory")
     p.add_argument("--runs", default="runs", help="where runs keep their state, to resume")
     p.add_argument("--overwrite", action="store_true", help="replace the model directory if it exists")
-    add_switch_argument(p, "--mixed-precision", "float16 compute (bfloat16 on TPU)")
+    add_switch_argument(p, "--mixed-precision", "float16 compute on a GPU, bfloat16 on a TPU or CPU",
+                        auto="on with a GPU/TPU or a CPU that multiplies bfloat16 in hardware")
     add_switch_argument(p, "--xla", "XLA compilation")
     p.set_defaults(run=cmd_train)
 
