@@ -49,9 +49,11 @@ def test_warmup_then_inverse_square_root():
 def test_mixed_precision_is_the_kind_the_device_computes_fast(monkeypatch, device, native, asked, policy):
     monkeypatch.setattr(training_model, "native_bfloat16", lambda: native)
     previous = keras.config.dtype_policy()
+    keras.config.set_dtype_policy("mixed_float16")  # a policy set before, by anyone: it does not decide, and comes back
     try:
-        mixed, _ = training_model.set_precision(preset("tiny", mixed_precision=asked), device)
-        assert keras.config.dtype_policy().name == policy and mixed == (policy != "float32")
+        with training_model.precision(preset("tiny", mixed_precision=asked), device) as (mixed, _):
+            assert keras.config.dtype_policy().name == policy and mixed == (policy != "float32")
+        assert keras.config.dtype_policy().name == "mixed_float16"
     finally:
         keras.config.set_dtype_policy(previous)
 

@@ -27,7 +27,7 @@ from translator.model import shortlist
 from translator.model.transformer import count_parameters
 from translator.text import name_forms, rerank, verbatim
 from translator.training import batches, mix, run_state, selection
-from translator.training.training_model import compiled_model, set_precision
+from translator.training.training_model import compiled_model, precision
 
 logger = logging.getLogger(__name__)
 
@@ -93,30 +93,30 @@ def train(config, data_path=None, output_dir="saved_models", runs_dir="runs", sp
     model_dir.check_free(output, overwrite or not chief)  # now, not after hours of training; workers write nothing
     keras.utils.set_random_seed(config.seed)
     device = accelerator()
-    mixed, jit = set_precision(config, device)
-    splits, data_record = (splits, None) if splits else mix.load(config, data_path, more_path)
-    run_dir = run_state.directory(runs_dir, config.name, strategy)
-    pipeline, config = run_state.prepare(config, run_dir, splits, start_from)
-    history = run_state.read_history(run_dir / run_state.HISTORY_FILE)
-    train_ds, val_ds = batches.training_batches(pipeline, {**splits, "train": train_pairs or splits["train"]}, config,
-                                                epochs_done=len(history))
-    with strategy.scope():
-        model = compiled_model(config, jit)
-    logger.info(f"{config.name}: {count_parameters(model):,} parameters, {config.epochs} epochs, "
-                f"{strategy.num_replicas_in_sync} replica(s) on {device}, "
-                f"mixed precision {'on' if mixed else 'off'}, XLA {'on' if jit else 'off'}")
-    if start_from and not history:  # a resumed run restores its own weights
-        model.set_weights(model_dir.load(start_from)[0].get_weights())
-    chooser = selection.checkpoint(pipeline, config, judging_pairs(splits, config.bleu_sentences), run_dir, history)
-    run_state.fit(model, config, run_dir, train_ds, val_ds, chooser, callbacks)
-    if not chief:  # it holds the chief's weights: the chief alone writes the model
-        logger.info("%s: worker %s done; the chief writes the model", config.name, strategy.cluster_resolver.task_id)
-        return None
-    history = run_state.read_history(run_dir / run_state.HISTORY_FILE)
-    kept = selection.choose_weights(model, config, run_dir, chooser, history, judging_pairs(splits))
-    write_model(output, model, pipeline, config, splits["train"], overwrite,
-                **training_record(history, kept, started, start_from, device, strategy),
-                **({"trained_on_pairs": len(train_pairs)} if train_pairs else {}),
-                **({"data": data_record} if data_record else {}))
-    logger.info("saved %s", output)
-    return output
+    with precision(config, device) as (mixed, jit):  # the policy before it restored after: a process may go on
+        splits, data_record = (splits, None) if splits else mix.load(config, data_path, more_path)
+        run_dir = run_state.directory(runs_dir, config.name, strategy)
+        pipeline, config = run_state.prepare(config, run_dir, splits, start_from)
+        history = run_state.read_history(run_dir / run_state.HISTORY_FILE)
+        train_ds, val_ds = batches.training_batches(pipeline, {**splits, "train": train_pairs or splits["train"]},
+                                                    config, epochs_done=len(history))
+        with strategy.scope():
+            model = compiled_model(config, jit)
+        logger.info(f"{config.name}: {count_parameters(model):,} parameters, {config.epochs} epochs, "
+                    f"{strategy.num_replicas_in_sync} replica(s) on {device}, "
+                    f"mixed precision {'on' if mixed else 'off'}, XLA {'on' if jit else 'off'}")
+        if start_from and not history:  # a resumed run restores its own weights
+            model.set_weights(model_dir.load(start_from)[0].get_weights())
+        chooser = selection.checkpoint(pipeline, config, judging_pairs(splits, config.bleu_sentences), run_dir, history)
+        run_state.fit(model, config, run_dir, train_ds, val_ds, chooser, callbacks)
+        if not chief:  # it holds the chief's weights: the chief alone writes the model
+            logger.info("%s: worker %s done; the chief writes the model", config.name, strategy.cluster_resolver.task_id)
+            return None
+        history = run_state.read_history(run_dir / run_state.HISTORY_FILE)
+        kept = selection.choose_weights(model, config, run_dir, chooser, history, judging_pairs(splits))
+        write_model(output, model, pipeline, config, splits["train"], overwrite,
+                    **training_record(history, kept, started, start_from, device, strategy),
+                    **({"trained_on_pairs": len(train_pairs)} if train_pairs else {}),
+                    **({"data": data_record} if data_record else {}))
+        logger.info("saved %s", output)
+        return output

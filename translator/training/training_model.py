@@ -2,9 +2,11 @@
 
 Example:
 
-    mixed, jit = training_model.set_precision(config, "GPU")
-    model = training_model.compiled_model(config, jit)
+    with training_model.precision(config, "GPU") as (mixed, jit):
+        model = training_model.compiled_model(config, jit)
 """
+
+import contextlib
 
 import keras
 
@@ -22,17 +24,21 @@ class TrainingTransformer(MultiWorkerFit, Transformer):
     """
 
 
-def set_precision(config, device):
-    """Sets Keras' global mixed precision policy as `config` asks on `device` ("CPU", "GPU" or "TPU");
-    returns whether mixed precision and XLA are on (XLA auto: on with a GPU or TPU).
+@contextlib.contextmanager
+def precision(config, device):
+    """Keras' global dtype policy as `config` asks on `device` ("CPU", "GPU" or "TPU") while the block runs, the
+    one before it after: yields whether mixed precision and XLA are on (XLA auto: on with a GPU or TPU).
 
     Mixed precision auto: on with a GPU or TPU, and on a CPU that multiplies bfloat16 in hardware, where a
     step of the `default` preset on batches of 4,096 tokens took 0.82 of float32's time (bench/RESULTS.md).
     float16 on a GPU; bfloat16 on a TPU or CPU, which would emulate float16."""
     mixed = config.mixed_precision if config.mixed_precision is not None else device != "CPU" or native_bfloat16()
-    if mixed:
-        keras.mixed_precision.set_global_policy("mixed_float16" if device == "GPU" else "mixed_bfloat16")
-    return mixed, resolve_auto(config.jit_compile, device)
+    previous = keras.config.dtype_policy()
+    keras.config.set_dtype_policy(("mixed_float16" if device == "GPU" else "mixed_bfloat16") if mixed else "float32")
+    try:
+        yield mixed, resolve_auto(config.jit_compile, device)
+    finally:
+        keras.config.set_dtype_policy(previous)
 
 
 def compiled_model(config, jit_compile):
