@@ -93,6 +93,18 @@ def test_a_token_made_up_is_removed_and_a_span_repeated_is_noted():
     assert outputs == ["Pagué 45 45 ."] and notes == [["'45' was repeated by the model"]]
 
 
+def test_respace_writes_a_word_with_punctuation_inside_as_the_source_does():
+    # As the detokeniser spaces the pieces of such words; "EE. UU." is no word of the source and stays.
+    def detokenised(texts, beam_size):
+        return [(["A las 5 p. M. en R & D, v3.2. 1 y Ctrl + Alt + Supr. de EE. UU."], [0.0]) for _ in texts]
+    texts = ["At 5 p.m. in R&D, v3.2.1 and Ctrl+Alt+Del of the U.S."]
+    outputs, _ = repairs.run(texts, detokenised, all_spans=False)
+    assert outputs == ["A las 5 p.m. en R&D, v3.2.1 y Ctrl + Alt + Supr. de EE. UU."]
+    assert wrong_without(repairs.respace, texts, detokenised, outputs, all_spans=False)
+    outputs, _ = repairs.run(["Press Ctrl+Alt+Supr now."], detokenised, all_spans=False)
+    assert "Ctrl+Alt+Supr." in outputs[0]  # the key names in the source's order, whatever their case
+
+
 def test_find_spans_leaves_what_the_model_says_its_way():
     known = repairs.Known(frozenset({"i", "is", "where", "the", "get"}), frozenset({"London"}))
     assert repairs.find_spans("I met Ana in London.", known) == [(6, 9, "NAME", "Ana")]

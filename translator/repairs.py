@@ -1,4 +1,5 @@
-"""The repair policy around a model trained on typed placeholders: protect, decode, check, retry, choose, restore.
+"""The repair policy around a model trained on typed placeholders: protect, decode, check, retry, choose, restore,
+respace.
 
 `Translator` hands each batch of sentences to `run`, which passes one `Job`
 per sentence through `STAGES`, in order; each stage reads and writes the
@@ -190,7 +191,23 @@ def restore(jobs, context):
         job.output = " ".join(placeholders.TOKEN.sub("", kept).split())
 
 
-STAGES = (protect, decode, check, retry, choose, restore)
+# A word of the source with punctuation inside it ("p.m.", "R&D", "3.2.1", "Ctrl+Alt+Delete"), and its parts.
+JOINED = re.compile(r"\w+(?:[^\w\s]+\w+)+(?:\.(?=\s|$))?")
+PARTS = re.compile(r"\w+|[^\w\s]")
+
+
+def respace(jobs, context):
+    """Writes each word of the source with punctuation inside it as the source does, where the output holds its
+    parts in order with other spaces or capitals between them: the model's pieces carry no mark of the spaces
+    their words had, and the detokeniser's guess ("p. M.", "R & D", "3.2. 1") breaks the word, and after its
+    full stops starts sentences."""
+    for job in jobs:
+        for word in sorted(set(JOINED.findall(job.text)), key=len, reverse=True):
+            spaced = r"\s*".join(map(re.escape, PARTS.findall(word)))
+            job.output = re.sub(rf"(?<!\w){spaced}(?!\w)", lambda _, word=word: word, job.output, flags=re.IGNORECASE)
+
+
+STAGES = (protect, decode, check, retry, choose, restore, respace)
 
 
 def run(texts, hypotheses, choose=lambda hypotheses, scores, given: 0, beam_size=1, glossaries=None,
