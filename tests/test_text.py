@@ -67,6 +67,10 @@ def test_sentences_are_capitalised_and_punctuation_attached():
     assert decode(attach_punctuation(tf.constant(["¿ dónde está ? « sí » , 7 : 30 e - mail"]))) == [
         "¿dónde está? «sí», 7:30 e-mail"
     ]
+    # Quotation marks in pairs; one that ends the text, unpaired, closes a quotation.
+    assert decode(attach_punctuation(tf.constant(['dijo " sí " .', "' ya es tarde . \"", 'dijo " no . "']))) == [
+        'dijo "sí".', "' ya es tarde.\"", 'dijo "no."'
+    ]
 
 
 def test_save_and_load_give_the_same_ids(pipeline, tmp_path):

@@ -291,4 +291,6 @@ def attach_punctuation(text):
     text = tf.strings.regex_replace(text, r"([¿¡(\[{«]) ", r"\1")
     text = tf.strings.regex_replace(text, r" ?([-/]) ?", r"\1")
     text = tf.strings.regex_replace(text, r"(\d)([:.,]) (\d)", r"\1\2\3")
-    return tf.strings.regex_replace(text, r'" ([^"]*?) "', r'"\1"')
+    text = tf.strings.regex_replace(text, r'" ([^"]*?) "', r'"\1"')
+    # A mark that ends the text closes a quotation (one left unpaired above: the model opened it with another mark).
+    return tf.strings.regex_replace(text, r' +"$', '"')
